@@ -1,0 +1,69 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { JobsModule } from '@dts/jobs';
+import { PersistenceModule } from '@dts/persistence';
+import { type AppConfig, ConfigModule, httpLogSerializers, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
+import type { Request } from 'express';
+import { AuthCoreModule } from './common/auth/auth-core.module';
+import { AuthGuard } from './common/auth/auth.guard';
+import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { ApiValidationPipe } from './common/http/validation.pipe';
+import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
+import { ThrottlingModule } from './common/throttling/throttling.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { FeedbackModule } from './modules/feedback/feedback.module';
+import { HealthModule } from './modules/health/health.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
+import { SystemModule } from './modules/system/system.module';
+import { TokensModule } from './modules/tokens/tokens.module';
+import { UserModule } from './modules/user/user.module';
+
+export interface DatabaseEndpoint {
+  url: string;
+  embedded: boolean;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, database: DatabaseEndpoint): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            ...loggerOptions(config, 'api'),
+            genReqId: (req) => (req as unknown as Request).id ?? '',
+            serializers: httpLogSerializers,
+            customProps: (req) => ({ accountId: (req as unknown as Request).auth?.accountId }),
+            customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+          },
+        }),
+        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }),
+        RedisModule.forRoot(config),
+        QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
+        AuthCoreModule,
+        ThrottlingModule,
+        AuthModule,
+        UserModule,
+        TokensModule,
+        SessionsModule,
+        SystemModule,
+        FeedbackModule,
+        HealthModule,
+        // In embedded mode (or WORKER_IN_PROCESS=true) the processors share this process and its pools.
+        ...(config.worker.inProcess ? [JobsModule] : []),
+      ],
+      providers: [
+        // Guards run in this order: who is calling, then how often they may.
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useExisting: ApiThrottlerGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_PIPE, useClass: ApiValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, REDIS_CLIENT } from '@dts/platform';
+import { SessionsRepository } from '@dts/persistence';
+import type { Redis } from 'ioredis';
+import { Authenticator } from './authenticator.service';
+import { AuthGuard } from './auth.guard';
+import { PasswordHasher } from './password-hasher.service';
+import { PgSessionStore } from './pg-session.store';
+import { RedisSessionStore } from './redis-session.store';
+import { SessionStore } from './session-store';
+import { SessionService } from './session.service';
+import { TokenCryptoService } from './token-crypto.service';
+
+/** Credentials, sessions and the auth guard's collaborators, shared by every resource module. */
+@Global()
+@Module({
+  providers: [
+    TokenCryptoService,
+    PasswordHasher,
+    SessionService,
+    Authenticator,
+    AuthGuard,
+    {
+      provide: SessionStore,
+      inject: [APP_CONFIG, REDIS_CLIENT, SessionsRepository],
+      useFactory: (config: AppConfig, redis: Redis | null, rows: SessionsRepository) =>
+        redis ? new RedisSessionStore(redis, config.redis.prefix) : new PgSessionStore(rows),
+    },
+  ],
+  exports: [TokenCryptoService, PasswordHasher, SessionService, Authenticator, AuthGuard, SessionStore],
+})
+export class AuthCoreModule {}

@@ -1,0 +1,56 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { errorEnvelope, type ApiErrorEntry } from '@dts/domain';
+import type { Request, Response } from 'express';
+import { ApiException } from './api.exception';
+
+/** Errors that mean the database or the queue cannot be reached: the caller should retry later. */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; driverError?: { code?: string; message?: string } };
+  const code = e?.code ?? e?.driverError?.code;
+  const message = `${e?.message ?? ''} ${e?.driverError?.message ?? ''}`;
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300'].includes(code ?? '') ||
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error/i.test(message)
+  );
+}
+
+/** Turns any error into the error envelope, so that no response ever escapes the spec's shape. */
+export function toApiException(error: unknown): { exception: ApiException; unexpected: boolean } {
+  if (error instanceof ApiException) return { exception: error, unexpected: false };
+  if (error instanceof PayloadTooLargeException) return { exception: ApiException.of('PAYLOAD_TOO_LARGE', 'request body is too large'), unexpected: false };
+  // Thrown by the router for a path or method it does not know.
+  if (error instanceof NotFoundException) return { exception: ApiException.of('ROUTE_NOT_FOUND', 'no such route'), unexpected: false };
+  if (error instanceof HttpException && error.getStatus() < 500) {
+    const status = error.getStatus();
+    const code = status === 401 ? 'AUTH_REQUIRED' : status === 403 ? 'FORBIDDEN' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
+    return { exception: ApiException.of(code, error.message), unexpected: false };
+  }
+  if (isUnavailable(error)) return { exception: new ApiException([{ code: 'UNAVAILABLE', message: 'the service is temporarily unavailable' }], 5), unexpected: true };
+  return { exception: ApiException.of('INTERNAL', 'internal error'), unexpected: true };
+}
+
+export function sendError(res: Response, exception: ApiException): void {
+  if (exception.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfter))));
+  const entries: ApiErrorEntry[] = exception.entries;
+  res.status(exception.status).json(errorEnvelope(entries));
+}
+
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<Request & { id?: string }>();
+    const { exception, unexpected } = toApiException(error);
+    if (unexpected) {
+      // The stack goes to the log under the request id, never to the client.
+      this.logger.error({ err: error, requestId: req.id, route: `${req.method} ${req.originalUrl?.split('?')[0]}` }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendError(res, exception);
+  }
+}

@@ -1,0 +1,25 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { successEnvelope } from '@dts/domain';
+import { map, type Observable } from 'rxjs';
+import { ApiResult } from './api-result';
+
+const RAW_RESPONSE = 'dts:raw-response';
+
+/** The handler writes its own response (streams, files): the interceptor leaves it alone. */
+export const RawResponse = () => SetMetadata(RAW_RESPONSE, true);
+
+/** Wraps every handler result in the spec's envelope; the one place success bodies are shaped. */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [context.getHandler(), context.getClass()])) return next.handle();
+    return next.handle().pipe(
+      map((value: unknown) =>
+        value instanceof ApiResult ? successEnvelope(value.data, value.options) : successEnvelope(value === undefined ? null : value),
+      ),
+    );
+  }
+}

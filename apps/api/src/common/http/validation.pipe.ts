@@ -1,0 +1,47 @@
+import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { ApiErrorEntry } from '@dts/domain';
+import { ApiException } from './api.exception';
+
+function flatten(errors: ValidationError[], parent = ''): ApiErrorEntry[] {
+  const entries: ApiErrorEntry[] = [];
+  for (const error of errors) {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    const constraints = error.constraints ?? {};
+    if (constraints.whitelistValidation) {
+      entries.push({ code: 'VALIDATION_FAILED', message: `${field} is not an accepted member`, field });
+    } else if (Object.keys(constraints).length > 0) {
+      entries.push({ code: 'VALIDATION_FAILED', message: Object.values(constraints).join('; '), field });
+    }
+    if (error.children?.length) entries.push(...flatten(error.children, field));
+  }
+  return entries;
+}
+
+/**
+ * class-validator on every body and query DTO: unknown members are refused, never dropped, and
+ * each failing member becomes one error entry naming it.
+ */
+@Injectable()
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new ApiException(flatten(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
+      // A route with a body DTO and no body at all: validate an empty object, so that the
+      // required members are named rather than the body as a whole.
+      if (value === undefined || value === null) value = {};
+      if (typeof value !== 'object' || Array.isArray(value)) throw ApiException.validation('body', 'the body must be a JSON object');
+    }
+    return super.transform(value, metadata);
+  }
+}

@@ -1,0 +1,36 @@
+import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerRequest } from '@nestjs/throttler';
+import type { Request } from 'express';
+import { AUTH_THROTTLE } from '../auth/auth.decorators';
+import { ApiException } from '../http/api.exception';
+
+export const AUTH_THROTTLER = 'auth';
+export const ACCOUNT_THROTTLER = 'account';
+
+/** Login and friends: per client IP and submitted username, so one attacker cannot lock others out. */
+export function authTracker(req: Request): string {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const name = [body.username, body.email].find((v) => typeof v === 'string') as string | undefined;
+  return `${req.ip}|${(name ?? '').toLowerCase().slice(0, 256)}`;
+}
+
+/**
+ * Two throttlers (CONTRACT §3): `auth` on @AuthThrottle() routes, `account` on every authenticated
+ * call. Runs after the auth guard, so the account is known.
+ */
+@Injectable()
+export class ApiThrottlerGuard extends ThrottlerGuard {
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    const req = props.context.switchToHttp().getRequest<Request>();
+    if (props.throttler.name === AUTH_THROTTLER) {
+      const marked = this.reflector.getAllAndOverride<boolean>(AUTH_THROTTLE, [props.context.getHandler(), props.context.getClass()]);
+      if (!marked) return true;
+    }
+    if (props.throttler.name === ACCOUNT_THROTTLER && !req.auth) return true;
+    return super.handleRequest(props);
+  }
+
+  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    throw new ApiException([{ code: 'RATE_LIMITED', message: 'too many requests: slow down' }], detail.timeToBlockExpire);
+  }
+}

@@ -1,0 +1,50 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { Module } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { RateLimitsRepository } from '@dts/persistence';
+import { APP_CONFIG, type AppConfig, REDIS_CLIENT } from '@dts/platform';
+import type { ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Redis } from 'ioredis';
+import { ACCOUNT_THROTTLER, ApiThrottlerGuard, AUTH_THROTTLER, authTracker } from './api-throttler.guard';
+import { PgThrottlerStorage } from './pg-throttler.storage';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Rate limits in a store every instance shares (Redis when configured, else PostgreSQL), so that
+ * a limit holds however many instances the load balancer spreads the calls over.
+ */
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG, REDIS_CLIENT, RateLimitsRepository],
+      useFactory: (config: AppConfig, redis: Redis | null, limits: RateLimitsRepository) => {
+        const prefix = `${config.redis.prefix}:rl`;
+        return {
+          storage: redis ? new ThrottlerStorageRedisService(redis) : new PgThrottlerStorage(limits),
+          throttlers: [
+            {
+              name: AUTH_THROTTLER,
+              ttl: MINUTE_MS,
+              limit: config.rateLimit.authPerMinute,
+              getTracker: (req: Record<string, unknown>) => authTracker(req as unknown as Request),
+              generateKey: (ctx: ExecutionContext, tracker: string) => `${prefix}:auth:${ctx.getClass().name}.${ctx.getHandler().name}:${tracker}`,
+            },
+            {
+              name: ACCOUNT_THROTTLER,
+              ttl: MINUTE_MS,
+              limit: config.rateLimit.perAccountPerMinute,
+              getTracker: (req: Record<string, unknown>) => String((req as unknown as Request).auth?.accountId ?? ''),
+              // One budget per account across every route.
+              generateKey: (_ctx: ExecutionContext, tracker: string) => `${prefix}:account:${tracker}`,
+            },
+          ],
+        };
+      },
+    }),
+  ],
+  providers: [ApiThrottlerGuard],
+  exports: [ApiThrottlerGuard],
+})
+export class ThrottlingModule {}

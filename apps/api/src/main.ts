@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from '@dts/platform';
+import { DataDirInUseError } from '@dts/persistence';
+import { config as loadDotenv } from 'dotenv';
+import { startService } from './runtime';
+
+async function main() {
+  loadDotenv({ quiet: true });
+  const config = loadConfig();
+  const service = await startService(config);
+  process.stdout.write(`Device Telemetry Service listening on ${config.publicBaseUrl} (${service.database.embedded ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL'}${service.worker ? ', worker in process' : ''})\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: finishing in-flight requests\n`);
+    const timer = setTimeout(() => {
+      process.stderr.write(`shutdown took longer than ${config.shutdownTimeoutMs} ms: exiting\n`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    service.close().then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    for (const line of error.problems) process.stderr.write(`Invalid configuration: ${line}\n`);
+  } else if (error instanceof DataDirInUseError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AuthPrincipal } from '../../common/auth/auth-principal';
+import { AuthThrottle, CurrentAccount, MasterOnly, Public } from '../../common/auth/auth.decorators';
+import { ApiResult } from '../../common/http/api-result';
+import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
+import { AuthService, RESTORE_MESSAGE } from './auth.service';
+import { AccountDeletedResponse, AuthStateResponse, CredentialCheckResponse, EchoResponse, RegisterResultResponse } from './dto/auth-responses.dto';
+import { LoginDto } from './dto/login.dto';
+import { DeleteAccountDto, PasswordChangeDto } from './dto/password.dto';
+import { RegisterDto } from './dto/register.dto';
+import { RestoreDto } from './dto/restore.dto';
+
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post('register')
+  @Public()
+  @AuthThrottle()
+  @ApiOperation({ summary: 'Create an account' })
+  @ApiEnvelope(RegisterResultResponse, { status: 201 })
+  @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'USERNAME_TAKEN', 'EMAIL_TAKEN', 'RATE_LIMITED')
+  register(@Body() dto: RegisterDto) {
+    return this.auth.register(dto);
+  }
+
+  @Delete('register')
+  @MasterOnly()
+  @ApiOperation({ summary: 'Delete the caller’s account and everything it owns (session or master token)' })
+  @ApiEnvelope(AccountDeletedResponse)
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'FORBIDDEN', 'WRONG_PASSWORD')
+  deleteAccount(@CurrentAccount() me: AuthPrincipal, @Body() dto: DeleteAccountDto, @Res({ passthrough: true }) res: Response) {
+    return this.auth.deleteAccount(me, dto.password, res);
+  }
+
+  @Post('login')
+  @Public()
+  @AuthThrottle()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Start a session (sets an HttpOnly cookie)' })
+  @ApiEnvelope(AuthStateResponse)
+  @ApiErrors('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'RATE_LIMITED')
+  login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.auth.login(req, res, dto);
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'End the session' })
+  @ApiEnvelope(AuthStateResponse)
+  @ApiErrors('AUTH_REQUIRED')
+  logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.auth.logout(req, res);
+  }
+
+  @Post('check')
+  @Public()
+  @AuthThrottle()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Check credentials without starting a session' })
+  @ApiEnvelope(CredentialCheckResponse)
+  @ApiErrors('VALIDATION_FAILED', 'RATE_LIMITED')
+  check(@Body() dto: LoginDto) {
+    return this.auth.check(dto);
+  }
+
+  @Get('echo')
+  @Public()
+  @ApiOperation({ summary: 'Echo what the service sees of the request (never cookies or credentials)' })
+  @ApiEnvelope(EchoResponse)
+  echo(@Req() req: Request) {
+    return this.auth.echo(req);
+  }
+
+  @Post('restore')
+  @Public()
+  @AuthThrottle()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Password reset: {email} mails a token; {token, password} sets the password' })
+  @ApiEnvelope('null', { messages: true })
+  @ApiErrors('VALIDATION_FAILED', 'INVALID_RESET_TOKEN', 'RATE_LIMITED')
+  async restore(@Body() dto: RestoreDto) {
+    await this.auth.restore(dto);
+    return new ApiResult(null, { messages: [dto.token !== undefined ? 'The password has been changed; every session of the account has ended.' : RESTORE_MESSAGE] });
+  }
+
+  @Post('pwdchange')
+  @MasterOnly()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the password (session or master token); other sessions end' })
+  @ApiEnvelope('null', { messages: true })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'FORBIDDEN', 'WRONG_PASSWORD')
+  async changePassword(@CurrentAccount() me: AuthPrincipal, @Body() dto: PasswordChangeDto) {
+    await this.auth.changePassword(me, dto);
+    return new ApiResult(null, { messages: ['The password has been changed.'] });
+  }
+}

@@ -1,0 +1,18 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { PASSWORD_MAX_LENGTH } from '@dts/domain';
+
+/** POST /auth/login and POST /auth/check. */
+export class LoginDto {
+  @ApiProperty({ description: 'Username or e-mail address.', example: 'alice' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(254)
+  username!: string;
+
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(PASSWORD_MAX_LENGTH)
+  password!: string;
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { RouteCatalog } from './route-catalog.service';
+import { SystemController } from './system.controller';
+
+@Module({ imports: [DiscoveryModule], controllers: [SystemController], providers: [RouteCatalog], exports: [RouteCatalog] })
+export class SystemModule {}

@@ -1,0 +1,17 @@
+import { type ApiTokenWire, formatSqlTimestamp } from '@dts/domain';
+import type { ApiTokenEntity } from '@dts/persistence';
+
+/** `hash` is the decrypted token value: the spec lists it, and the owner needs it to use the token. */
+export function toApiTokenWire(token: ApiTokenEntity, value: string): ApiTokenWire {
+  return {
+    uid: token.uid,
+    hash: value,
+    user_ref: token.accountId,
+    created: formatSqlTimestamp(token.createdAt),
+    until: token.until ? formatSqlTimestamp(token.until) : null,
+    enabled: token.enabled === 1 ? 1 : 0,
+    type: token.type,
+    name: token.name,
+    meta: token.meta ?? null,
+  };
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { TokensController } from './tokens.controller';
+import { TokensService } from './tokens.service';
+
+@Module({ controllers: [TokensController], providers: [TokensService] })
+export class TokensModule {}

@@ -1,0 +1,21 @@
+import { type AccountWire, formatSqlTimestamp } from '@dts/domain';
+import type { AccountEntity } from '@dts/persistence';
+
+export function toAccountWire(a: AccountEntity): AccountWire {
+  return {
+    id: a.id,
+    username: a.username,
+    fullname: a.fullname,
+    email: a.email,
+    password: '********',
+    consent: a.consent === 1 ? 1 : 0,
+    active: a.active === 1 ? 1 : 0,
+    groupid: a.groupid,
+    created: formatSqlTimestamp(a.createdAt),
+    last_login: a.lastLoginAt ? formatSqlTimestamp(a.lastLoginAt) : null,
+    subscription: a.subscription,
+    expiration: a.expiresOn,
+    max_devices: a.maxDevices,
+    login_count: a.loginCount,
+  };
+}

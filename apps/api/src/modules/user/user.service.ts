@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import type { AccountWire } from '@dts/domain';
+import { AccountsRepository } from '@dts/persistence';
+import type { AuthPrincipal } from '../../common/auth/auth-principal';
+import { ApiException } from '../../common/http/api.exception';
+import { toAccountWire } from './user.mapper';
+
+@Injectable()
+export class UserService {
+  constructor(private readonly accounts: AccountsRepository) {}
+
+  async me(principal: AuthPrincipal): Promise<AccountWire> {
+    const account = await this.accounts.findById(principal.accountId);
+    if (!account) throw ApiException.notFound('account');
+    return toAccountWire(account);
+  }
+}

@@ -1,0 +1,6 @@
+export * from './envelope';
+export * from './eui';
+export * from './jobs';
+export * from './payload';
+export * from './time';
+export * from './wire';

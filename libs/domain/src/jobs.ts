@@ -1,0 +1,26 @@
+/**
+ * Queue and job names with their payloads: the one contract between the api (which enqueues) and
+ * the worker (which processes). NEVER RENAME a queue or a job: jobs already stored under the old
+ * name would never be processed.
+ */
+export const QUEUES = {
+  mail: 'mail',
+  maintenance: 'maintenance',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface JobPayloads {
+  /** An e-mail to deliver (password reset). */
+  'mail.send': { to: string; subject: string; text: string };
+  /** Removes expired sessions, reset tokens and rate-limit buckets. Repeats on a schedule. */
+  'maintenance.purge-expired': Record<string, never>;
+}
+export type JobName = keyof JobPayloads;
+
+/** Which queue carries each job. */
+export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
+  'mail.send': QUEUES.mail,
+  'maintenance.purge-expired': QUEUES.maintenance,
+};
+
+export const ALL_JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

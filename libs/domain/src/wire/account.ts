@@ -1,0 +1,46 @@
+/** GET /user (spec "Account (user)"). `password` is always the mask: the hash never leaves the server. */
+export interface AccountWire {
+  id: number;
+  username: string;
+  fullname: string;
+  email: string;
+  password: '********';
+  consent: 0 | 1;
+  active: 0 | 1;
+  groupid: number;
+  created: string;
+  last_login: string | null;
+  subscription: string;
+  expiration: string;
+  max_devices: number;
+  login_count: number;
+}
+
+/** groupid values: 1 administrators, 2 users. */
+export const GROUP_ADMIN = 1;
+export const GROUP_USER = 2;
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,64}$/;
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 256;
+
+export interface AuthStateWire {
+  authenticated: boolean;
+}
+
+export interface RegisterResultWire {
+  id: number;
+}
+
+export interface CredentialCheckWire {
+  valid: boolean;
+}
+
+export interface EchoWire {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  ip: string | null;
+  user_agent: string | null;
+  authenticated: boolean;
+}

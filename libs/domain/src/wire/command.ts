@@ -1,0 +1,17 @@
+/** Downlink command (spec "Command"); the payload is returned in three encodings at once. */
+export interface CommandWire {
+  uid: number;
+  time_stamp: string;
+  status: CommandStatus;
+  network: string;
+  devEUI: string;
+  confirmed: 0 | 1;
+  port: number;
+  payload_base64: string;
+  payload_hex: string;
+  payload_ASCII: string;
+}
+
+/** Lifecycle (CONTRACT §6): Created → Scheduled → Sent → Acknowledged, or Failed / Cancelled. */
+export const COMMAND_STATUSES = ['Created', 'Scheduled', 'Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;
+export type CommandStatus = (typeof COMMAND_STATUSES)[number];

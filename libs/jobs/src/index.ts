@@ -1,0 +1,3 @@
+export * from './jobs.module';
+export * from './start-worker';
+export * from './worker.module';

@@ -1,0 +1,24 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import { type JobName, type JobPayloads } from '@dts/domain';
+import { type Job, UnrecoverableError } from 'bullmq';
+
+/**
+ * Base of every processor: one job name per processor, a typed payload, and a job of another name
+ * failed at once rather than retried (it can never succeed here).
+ */
+export abstract class JobProcessor<J extends JobName> extends WorkerHost {
+  abstract readonly job: J;
+
+  protected abstract handle(payload: JobPayloads[J], job: Job<JobPayloads[J]>): Promise<unknown>;
+
+  async process(job: Job): Promise<unknown> {
+    if (job.name !== this.job) throw new UnrecoverableError(`no processor for job "${job.name}" on queue "${job.queueName}"`);
+    return this.handle(job.data as JobPayloads[J], job as Job<JobPayloads[J]>);
+  }
+}
+
+/** Worker options shared by every processor. */
+export const PROCESSOR_OPTIONS = {
+  // The PostgreSQL backend on PGlite cannot be woken by NOTIFY: poll at least twice a second.
+  drainDelay: 0.5,
+} as const;

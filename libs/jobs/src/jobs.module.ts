@@ -1,0 +1,41 @@
+import { Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
+import { ALL_JOB_NAMES, type JobName } from '@dts/domain';
+import { JobProcessor } from './job-processor';
+import { MailSendProcessor } from './mail/mail-send.processor';
+import { MailTransport } from './mail/mail-transport';
+import { PurgeExpiredProcessor } from './maintenance/purge-expired.processor';
+
+/** Every processor; a job name of libs/domain without one here stops the worker at start. */
+const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor];
+
+/**
+ * The queue processors. Expects configuration, persistence and queues from the importing root:
+ * the standalone worker (WorkerModule) or the api when it runs the worker in process.
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [MailTransport, ...PROCESSORS],
+})
+export class JobsModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly mail: MailTransport,
+  ) {}
+
+  onModuleInit(): void {
+    const handled = new Set(
+      this.discovery
+        .getProviders()
+        .map((p) => p.instance as unknown)
+        .filter((i): i is JobProcessor<JobName> => i instanceof JobProcessor)
+        .map((p) => p.job),
+    );
+    const missing = ALL_JOB_NAMES.filter((name) => !handled.has(name));
+    if (missing.length > 0) throw new Error(`worker refuses to start: no processor for job(s) ${missing.join(', ')}`);
+  }
+
+  onApplicationShutdown(): void {
+    this.mail.close();
+  }
+}

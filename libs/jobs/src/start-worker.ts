@@ -1,0 +1,46 @@
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { successEnvelope, errorEnvelope } from '@dts/domain';
+import { type AppConfig, ReadinessService } from '@dts/platform';
+import { createServer, type Server } from 'node:http';
+import { Logger } from 'nestjs-pino';
+import { WorkerModule, type WorkerDatabase } from './worker.module';
+
+export interface WorkerHandle {
+  context: INestApplicationContext;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker has no HTTP interface but its health: GET /health/live and /health/ready answer in
+ * the envelope, for the orchestrator's probes.
+ */
+function healthServer(readiness: ReadinessService, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const respond = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const check = req.url === '/health/live' ? readiness.live() : req.url === '/health/ready' ? readiness.ready() : null;
+    if (!check) return respond(404, errorEnvelope([{ code: 'ROUTE_NOT_FOUND', message: 'no such route' }]));
+    check.then(
+      (result) => respond(200, successEnvelope(result)),
+      () => respond(503, errorEnvelope([{ code: 'UNAVAILABLE', message: 'the worker is not ready' }])),
+    );
+  });
+  return new Promise((resolve) => server.listen(port, () => resolve(server)));
+}
+
+export async function startWorker(config: AppConfig, database: WorkerDatabase, options: { healthPort: number | null }): Promise<WorkerHandle> {
+  const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), { bufferLogs: true });
+  context.useLogger(context.get(Logger));
+  await context.init();
+  const health = options.healthPort === null ? null : await healthServer(context.get(ReadinessService), options.healthPort);
+  return {
+    context,
+    async close() {
+      await new Promise<void>((resolve) => (health ? health.close(() => resolve()) : resolve()));
+      // Closing the context closes the BullMQ workers: the active jobs finish first.
+      await context.close();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export interface EmbeddedPostgres {
+  /** postgres:// URL of the socket server, for TypeORM, pg and BullMQ alike. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export class DataDirInUseError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(`DATA_DIR ${dataDir} is in use by process ${pid}: stop it, or give this process another DATA_DIR`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite would let two processes open one data directory and corrupt it: a lock file holding the
+ * owner's pid keeps the second out. A lock left by a process that died is taken over.
+ */
+function takeLock(dataDir: string): () => void {
+  const file = join(dataDir, 'pglite.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw new DataDirInUseError(dataDir, pid);
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`could not take the lock ${file}`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts PGlite (PostgreSQL in WebAssembly) and serves it over the wire protocol on loopback, so
+ * that TypeORM, pg and BullMQ use it exactly as they use a real server.
+ * `dataDir` null keeps everything in memory (tests).
+ */
+export async function startEmbeddedPostgres(options: { dataDir: string | null; maxConnections: number }): Promise<EmbeddedPostgres> {
+  let release = () => undefined as void;
+  let dataPath: string | undefined;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    release = takeLock(options.dataDir);
+    dataPath = join(options.dataDir, 'pgdata');
+  }
+  try {
+    const db = await PGlite.create(dataPath);
+    const port = await freePort();
+    // Extra connections beyond maxConnections are reset by the server, so it must cover every pool.
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: options.maxConnections });
+    await server.start();
+    let stopped = false;
+    return {
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await server.stop();
+        await db.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

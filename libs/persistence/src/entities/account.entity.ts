@@ -1,0 +1,55 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity({ name: 'accounts' })
+export class AccountEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ type: 'text' })
+  username!: string;
+
+  /** Lower-cased username: unique, so that "Alice" and "alice" cannot both exist. */
+  @Column({ name: 'username_key', type: 'text', unique: true })
+  usernameKey!: string;
+
+  @Column({ type: 'text' })
+  email!: string;
+
+  @Column({ name: 'email_key', type: 'text', unique: true })
+  emailKey!: string;
+
+  @Column({ type: 'text', default: '' })
+  fullname!: string;
+
+  /** argon2id PHC string. */
+  @Column({ name: 'password_hash', type: 'text' })
+  passwordHash!: string;
+
+  @Column({ type: 'smallint', default: 0 })
+  consent!: number;
+
+  @Column({ type: 'smallint', default: 1 })
+  active!: number;
+
+  @Column({ type: 'integer', default: 2 })
+  groupid!: number;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'last_login_at', type: 'timestamptz', nullable: true })
+  lastLoginAt!: Date | null;
+
+  @Column({ type: 'text', default: 'free' })
+  subscription!: string;
+
+  /** Date (UTC) after which the account may no longer register devices. */
+  @Column({ name: 'expires_on', type: 'date' })
+  expiresOn!: string;
+
+  @Column({ name: 'max_devices', type: 'integer' })
+  maxDevices!: number;
+
+  @Column({ name: 'login_count', type: 'integer', default: 0 })
+  loginCount!: number;
+}

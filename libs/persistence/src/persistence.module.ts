@@ -1,0 +1,34 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { dataSourceOptions, type DatabaseTarget } from './data-source';
+import { AccountsRepository } from './repositories/accounts.repository';
+import { FeedbackRepository } from './repositories/feedback.repository';
+import { MaintenanceRepository } from './repositories/maintenance.repository';
+import { PasswordResetsRepository } from './repositories/password-resets.repository';
+import { RateLimitsRepository } from './repositories/rate-limits.repository';
+import { SessionsRepository } from './repositories/sessions.repository';
+import { TokensRepository } from './repositories/tokens.repository';
+
+const REPOSITORIES = [
+  AccountsRepository,
+  FeedbackRepository,
+  MaintenanceRepository,
+  PasswordResetsRepository,
+  RateLimitsRepository,
+  SessionsRepository,
+  TokensRepository,
+];
+
+/** The database connection and every repository; the only module of either app that touches SQL. */
+@Module({})
+export class PersistenceModule {
+  static forRoot(target: DatabaseTarget): DynamicModule {
+    return {
+      module: PersistenceModule,
+      global: true,
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(target), retryAttempts: 3, retryDelay: 1000 })],
+      providers: REPOSITORIES,
+      exports: REPOSITORIES,
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+@Injectable()
+export class PasswordResetsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async create(digest: Buffer, accountId: number, expiresAt: Date): Promise<void> {
+    await this.ds.query('INSERT INTO password_resets (digest, account_id, expires_at) VALUES ($1, $2, $3)', [digest, accountId, expiresAt]);
+  }
+
+  /**
+   * Marks the token used and returns its account, in one statement so that two concurrent uses
+   * cannot both succeed. Null when unknown, used or expired.
+   */
+  async consume(digest: Buffer, manager: EntityManager): Promise<number | null> {
+    const rows: { account_id: number }[] = await manager.query(
+      'UPDATE password_resets SET used_at = now() WHERE digest = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id',
+      [digest],
+    );
+    return rows[0]?.account_id ?? null;
+  }
+}

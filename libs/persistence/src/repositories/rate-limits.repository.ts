@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface RateLimitState {
+  totalHits: number;
+  /** Seconds until the window ends. */
+  timeToExpire: number;
+  isBlocked: boolean;
+  /** Seconds until the block ends. */
+  timeToBlockExpire: number;
+}
+
+/** Fixed-window counters in one upsert each, shared by every api instance (no Redis configured). */
+@Injectable()
+export class RateLimitsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async increment(key: string, ttlMs: number, limit: number, blockMs: number): Promise<RateLimitState> {
+    const [row] = await this.ds.query(
+      `WITH hit AS (
+         INSERT INTO rate_limits AS r (key, hits, expires_at) VALUES ($1, 1, now() + $2 * interval '1 millisecond')
+         ON CONFLICT (key) DO UPDATE SET
+           hits = CASE WHEN r.expires_at <= now() THEN 1 ELSE r.hits + 1 END,
+           expires_at = CASE WHEN r.expires_at <= now() THEN EXCLUDED.expires_at ELSE r.expires_at END,
+           blocked_until = CASE
+             WHEN r.blocked_until > now() THEN r.blocked_until
+             WHEN (CASE WHEN r.expires_at <= now() THEN 1 ELSE r.hits + 1 END) > $3 THEN now() + $4 * interval '1 millisecond'
+             ELSE NULL END
+         RETURNING hits, expires_at, blocked_until)
+       SELECT hits,
+              ceil(extract(epoch FROM (expires_at - now())))::int AS ttl,
+              coalesce(ceil(extract(epoch FROM (blocked_until - now())))::int, 0) AS block_ttl
+       FROM hit`,
+      [key, ttlMs, limit, blockMs],
+    );
+    const blockTtl = Number(row.block_ttl);
+    return { totalHits: Number(row.hits), timeToExpire: Math.max(0, Number(row.ttl)), isBlocked: blockTtl > 0, timeToBlockExpire: Math.max(0, blockTtl) };
+  }
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccountEntity, ApiTokenEntity } from '../entities';
+
+export interface NewToken {
+  accountId: number;
+  digest: Buffer;
+  valueEncrypted: Buffer;
+  type: 'app' | 'master';
+  name: string | null;
+  until: Date | null;
+}
+
+export type CreateTokenResult = { ok: true; token: ApiTokenEntity } | { ok: false; reason: 'limit' };
+
+@Injectable()
+export class TokensRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /**
+   * Inserts the token unless the account already holds `limit` tokens. The account row is locked
+   * so that concurrent creations cannot overshoot the limit together.
+   */
+  async createWithinLimit(input: NewToken, limit: number): Promise<CreateTokenResult> {
+    return this.ds.transaction(async (m) => {
+      await m.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [input.accountId]);
+      const [{ n }] = await m.query('SELECT count(*)::int AS n FROM api_tokens WHERE account_id = $1', [input.accountId]);
+      if (n >= limit) return { ok: false as const, reason: 'limit' as const };
+      const repo = m.getRepository(ApiTokenEntity);
+      const token = await repo.save(repo.create({ ...input, enabled: 1 }));
+      return { ok: true as const, token };
+    });
+  }
+
+  /** Enabled tokens that have not expired, oldest first. */
+  listActive(accountId: number): Promise<ApiTokenEntity[]> {
+    return this.ds
+      .getRepository(ApiTokenEntity)
+      .createQueryBuilder('t')
+      .where('t.account_id = :accountId AND t.enabled = 1 AND (t.until IS NULL OR t.until > now())', { accountId })
+      .orderBy('t.uid', 'ASC')
+      .getMany();
+  }
+
+  /** The token with this digest (unique index) and its account: runs on every token request. */
+  async findWithAccount(digest: Buffer): Promise<{ token: ApiTokenEntity; account: AccountEntity } | null> {
+    const token = await this.ds.getRepository(ApiTokenEntity).findOneBy({ digest });
+    if (!token) return null;
+    const account = await this.ds.getRepository(AccountEntity).findOneBy({ id: token.accountId });
+    return account ? { token, account } : null;
+  }
+
+  /** Deletes the account's token; false when the uid is not one of the account's. */
+  async delete(accountId: number, uid: number): Promise<boolean> {
+    const result = await this.ds.getRepository(ApiTokenEntity).delete({ accountId, uid });
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,43 @@
+import type { Secret } from './secret';
+
+/** The validated, frozen configuration both apps run with (CONTRACT §10). */
+export interface AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly host: string;
+  /** Base of links the service hands out (signed image links). */
+  readonly publicBaseUrl: string;
+  readonly database: {
+    /** null: the embedded PostgreSQL (PGlite) under `dataDir`. */
+    readonly url: string | null;
+    readonly dataDir: string;
+    readonly poolSize: number;
+    readonly runMigrations: boolean;
+  };
+  readonly redis: {
+    /** null: sessions, rate limits and queues live in the database. */
+    readonly url: string | null;
+    /** Prefix of every key and queue, so that several deployments (or test runs) share a Redis. */
+    readonly prefix: string;
+  };
+  readonly secrets: {
+    readonly ingest: Secret;
+    /** 32 bytes, the AES-256-GCM key that encrypts API token values at rest. */
+    readonly tokenEncryptionKey: Secret;
+    /** HMAC key that signs session cookies. */
+    readonly session: Secret;
+  };
+  readonly admin: { readonly username: string; readonly password: Secret; readonly email: string } | null;
+  readonly demo: boolean;
+  readonly session: { readonly cookieName: string; readonly ttlSeconds: number };
+  readonly accounts: { readonly maxDevices: number; readonly expirationDays: number };
+  readonly rateLimit: { readonly perAccountPerMinute: number; readonly authPerMinute: number };
+  readonly mail: { readonly smtpUrl: Secret | null; readonly from: string };
+  readonly log: { readonly level: string; readonly pretty: boolean };
+  readonly worker: { readonly inProcess: boolean; readonly healthPort: number };
+  /** Express `trust proxy` setting: which hops' X-Forwarded-* headers to believe. */
+  readonly trustProxy: string;
+  readonly shutdownTimeoutMs: number;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,97 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AppConfig } from './app-config';
+import { Environment, ENVIRONMENT_NAMES } from './environment';
+import { Secret } from './secret';
+
+/** Thrown with one line per bad setting; the process prints the lines and exits. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+const GENERATED_SECRETS = ['INGEST_SECRET', 'TOKEN_ENCRYPTION_KEY', 'SESSION_SECRET'] as const;
+type GeneratedSecret = (typeof GENERATED_SECRETS)[number];
+
+function describe(error: ValidationError): string {
+  const value = GENERATED_SECRETS.includes(error.property as GeneratedSecret) || /PASSWORD|SECRET|KEY/.test(error.property) ? '(hidden)' : JSON.stringify(error.value);
+  return `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')} (got ${value})`;
+}
+
+/**
+ * Secrets for the embedded mode, made once and kept beside the data they protect (token values are
+ * encrypted with one of them, so it must survive restarts).
+ */
+function embeddedSecrets(dataDir: string): Record<GeneratedSecret, string> {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<GeneratedSecret, string>;
+  const secrets = {
+    INGEST_SECRET: randomBytes(24).toString('hex'),
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
+  return secrets;
+}
+
+/** Validates the environment once and returns the frozen configuration, or throws ConfigError. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw: Record<string, string | undefined> = {};
+  for (const name of ENVIRONMENT_NAMES) raw[name] = source[name];
+  const env = plainToInstance(Environment, raw);
+  const problems = validateSync(env, { forbidUnknownValues: false }).map(describe);
+
+  const production = env.NODE_ENV === 'production';
+  const embedded = !env.DATABASE_URL;
+  const dataDir = resolve(env.DATA_DIR ?? './.data');
+  if (production && embedded) problems.push('DATABASE_URL: required when NODE_ENV=production (the embedded database is for development)');
+  if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) problems.push('ADMIN_USERNAME and ADMIN_PASSWORD: set both or neither');
+
+  const missing = GENERATED_SECRETS.filter((name) => !env[name]);
+  if (missing.length > 0 && !embedded) {
+    // Several instances share one database: a secret made up by one of them would not be known by the others.
+    for (const name of missing) problems.push(`${name}: required when DATABASE_URL is set${production ? ' and NODE_ENV=production' : ''}`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const generated = missing.length > 0 ? embeddedSecrets(dataDir) : undefined;
+  const secret = (name: GeneratedSecret) => new Secret(env[name] ?? generated![name]);
+  const port = env.PORT ?? 3000;
+
+  const config: AppConfig = {
+    env: env.NODE_ENV ?? 'development',
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    database: { url: env.DATABASE_URL ?? null, dataDir, poolSize: env.DB_POOL_SIZE ?? 10, runMigrations: env.MIGRATIONS_RUN ?? true },
+    redis: { url: env.REDIS_URL ?? null, prefix: env.REDIS_PREFIX ?? 'dts' },
+    secrets: { ingest: secret('INGEST_SECRET'), tokenEncryptionKey: secret('TOKEN_ENCRYPTION_KEY'), session: secret('SESSION_SECRET') },
+    admin: env.ADMIN_USERNAME && env.ADMIN_PASSWORD
+      ? { username: env.ADMIN_USERNAME, password: new Secret(env.ADMIN_PASSWORD), email: env.ADMIN_EMAIL ?? `${env.ADMIN_USERNAME}@localhost` }
+      : null,
+    demo: env.DEMO ?? false,
+    session: { cookieName: env.SESSION_COOKIE_NAME ?? 'dts_session', ttlSeconds: env.SESSION_TTL_SECONDS ?? 14 * 86_400 },
+    accounts: { maxDevices: env.ACCOUNT_MAX_DEVICES ?? 50, expirationDays: env.ACCOUNT_EXPIRATION_DAYS ?? 365 },
+    rateLimit: { perAccountPerMinute: env.RATE_LIMIT_PER_MINUTE ?? 1200, authPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10 },
+    mail: { smtpUrl: env.SMTP_URL ? new Secret(env.SMTP_URL) : null, from: env.MAIL_FROM ?? 'Device Telemetry Service <no-reply@localhost>' },
+    log: { level: env.LOG_LEVEL ?? 'info', pretty: env.LOG_PRETTY ?? (!production && Boolean(process.stdout.isTTY)) },
+    worker: { inProcess: env.WORKER_IN_PROCESS ?? embedded, healthPort: env.WORKER_HEALTH_PORT ?? 3001 },
+    trustProxy: env.TRUST_PROXY ?? 'loopback, linklocal, uniquelocal',
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !(value instanceof Secret)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, type HealthCheckResult, type HealthIndicatorFunction } from '@nestjs/terminus';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { JobQueue } from '../queue/job-queue';
+import { REDIS_CLIENT } from '../redis/redis';
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+/**
+ * Liveness says the process runs; readiness says it can serve: the database answers with every
+ * migration applied, Redis answers when configured, and the queues answer.
+ */
+@Injectable()
+export class ReadinessService {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicator: HealthIndicatorService,
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  live(): Promise<HealthCheckResult> {
+    return this.health.check([() => this.indicator.check('process').up({ uptime_s: Math.round(process.uptime()) })]);
+  }
+
+  /** Throws Terminus' ServiceUnavailableException (with the details) when anything is down. */
+  ready(): Promise<HealthCheckResult> {
+    const checks: HealthIndicatorFunction[] = [
+      () =>
+        this.indicator
+          .check('database')
+          .attempt(async () => {
+            await this.ds.query('SELECT 1');
+            if (await this.ds.showMigrations()) throw new Error('migrations are pending');
+          })
+          .withTimeout(CHECK_TIMEOUT_MS),
+      () => this.indicator.check('queue').attempt(async () => ({ depth: await this.jobs.depths() })).withTimeout(CHECK_TIMEOUT_MS),
+    ];
+    const redis = this.redis;
+    if (redis) checks.push(() => this.indicator.check('redis').attempt(async () => void (await redis.ping())).withTimeout(CHECK_TIMEOUT_MS));
+    return this.health.check(checks);
+  }
+}

@@ -1,0 +1,49 @@
+// Compiles apps/ and libs/ to dist/ with swc (about a second, where tsc takes tens): `npm start`
+// must answer within seconds on a fresh clone. Type checking is `npm run typecheck`, run by CI.
+import { transformFile } from '@swc/core';
+import { execSync } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist');
+const swcrc = JSON.parse(await readFile(join(root, '.swcrc'), 'utf8'));
+delete swcrc.$schema;
+swcrc.jsc.baseUrl = root; // swc wants an absolute base for rewriting the @dts/* aliases
+
+const isSource = (f) => f.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec|d)\.ts$/.test(f);
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'test' && entry.name !== 'node_modules') yield* walk(full);
+    } else if (isSource(entry.name)) yield full;
+  }
+}
+
+await rm(out, { recursive: true, force: true });
+let count = 0;
+for (const top of ['apps', 'libs']) {
+  for await (const file of walk(join(root, top))) {
+    const target = join(out, relative(root, file)).replace(/\.ts$/, '.js');
+    const { code, map } = await transformFile(file, { ...swcrc, filename: file, swcrc: false, sourceFileName: relative(dirname(target), file) });
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, `${code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+    if (map) await writeFile(`${target}.map`, map);
+    count++;
+  }
+}
+
+let commit = process.env.GIT_COMMIT ?? null;
+if (!commit) {
+  try {
+    commit = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    commit = null;
+  }
+}
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+await writeFile(join(out, 'build-info.json'), JSON.stringify({ version: pkg.version, commit }, null, 2));
+console.log(`built ${count} files into dist/`);
