@@ -1,8 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { PgliteWireServer } from './pglite-wire-server';
 
 export interface EmbeddedPostgres {
   /** postgres:// URL of the socket server, for TypeORM, pg and BullMQ alike. */
@@ -48,17 +47,6 @@ function takeLock(dataDir: string): () => void {
   throw new Error(`could not take the lock ${file}`);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Starts PGlite (PostgreSQL in WebAssembly) and serves it over the wire protocol on loopback, so
  * that TypeORM, pg and BullMQ use it exactly as they use a real server.
@@ -74,17 +62,16 @@ export async function startEmbeddedPostgres(options: { dataDir: string | null; m
   }
   try {
     const db = await PGlite.create(dataPath);
-    const port = await freePort();
-    // Extra connections beyond maxConnections are reset by the server, so it must cover every pool.
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: options.maxConnections });
-    await server.start();
+    // Connections beyond maxConnections are refused, so it must cover every pool.
+    const server = new PgliteWireServer(db, options.maxConnections);
+    const port = await server.listen('127.0.0.1', 0);
     let stopped = false;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       async stop() {
         if (stopped) return;
         stopped = true;
-        await server.stop();
+        await server.close();
         await db.close();
         release();
       },

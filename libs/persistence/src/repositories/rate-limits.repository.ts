@@ -17,7 +17,7 @@ export class RateLimitsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async increment(key: string, ttlMs: number, limit: number, blockMs: number): Promise<RateLimitState> {
-    const [row] = await this.ds.query(
+    const rows = await this.ds.query(
       `WITH hit AS (
          INSERT INTO rate_limits AS r (key, hits, expires_at) VALUES ($1, 1, now() + $2 * interval '1 millisecond')
          ON CONFLICT (key) DO UPDATE SET
@@ -34,6 +34,7 @@ export class RateLimitsRepository {
        FROM hit`,
       [key, ttlMs, limit, blockMs],
     );
+    const row = rows[0];
     const blockTtl = Number(row.block_ttl);
     return { totalHits: Number(row.hits), timeToExpire: Math.max(0, Number(row.ttl)), isBlocked: blockTtl > 0, timeToBlockExpire: Math.max(0, blockTtl) };
   }

@@ -1,0 +1,63 @@
+import type { INestApplication } from '@nestjs/common';
+import { type AppConfig, loadConfig } from '@dts/platform';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { startService, type ServiceHandle } from '../../src/runtime';
+import { createTestDatabase, realRedisUrl, type TestDatabase } from './test-database';
+
+export const TEST_SECRETS = {
+  INGEST_SECRET: 'test-ingest-secret-0123456789',
+  TOKEN_ENCRYPTION_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+  SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
+};
+
+export interface TestService {
+  handle: ServiceHandle;
+  config: AppConfig;
+  app: INestApplication;
+  url: string;
+  http(): ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  /** Join an existing service's database instead of making a new one (a second instance). */
+  sameDatabaseAs?: TestService;
+}
+
+/** Starts the whole service (api and in-process worker) on a free port with a database of its own. */
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const shared = options.sameDatabaseAs;
+  const db: TestDatabase = shared ? { url: shared.handle.database.url, drop: async () => undefined } : await createTestDatabase();
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_PRETTY: 'false',
+    DB_POOL_SIZE: '4',
+    WORKER_IN_PROCESS: 'true',
+    REDIS_PREFIX: shared ? shared.config.redis.prefix : `dts-test-${randomBytes(4).toString('hex')}`,
+    ...TEST_SECRETS,
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...(realRedisUrl ? { REDIS_URL: realRedisUrl } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const handle = await startService(config, { inMemoryDatabase: true });
+  let closed = false;
+  return {
+    handle,
+    config,
+    app: handle.app,
+    url: handle.url,
+    http: () => request(handle.url),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await handle.close();
+      await db.drop();
+    },
+  };
+}

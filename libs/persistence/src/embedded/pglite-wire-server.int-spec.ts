@@ -1,0 +1,70 @@
+import { Client, Pool } from 'pg';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+
+describe('embedded PostgreSQL over the wire', () => {
+  let db: EmbeddedPostgres;
+
+  beforeAll(async () => {
+    db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 12 });
+  });
+  afterAll(() => db?.stop());
+
+  it('keeps each connection’s parameterised queries whole under concurrency', async () => {
+    const pools = [new Pool({ connectionString: db.url, max: 4 }), new Pool({ connectionString: db.url, max: 4 })];
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 400 }, (_, i) => pools[i % 2].query('SELECT $1::int AS n, $2::text AS s', [i, `v${i}`]).then((r) => r.rows[0])),
+      );
+      results.forEach((row, i) => expect(row).toEqual({ n: i, s: `v${i}` }));
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+
+  it('lets an open transaction finish before other connections run, and rolls back a dropped one', async () => {
+    const a = new Client({ connectionString: db.url });
+    const b = new Client({ connectionString: db.url });
+    await Promise.all([a.connect(), b.connect()]);
+    await a.query('CREATE TABLE tx_probe (v int)');
+    await a.query('BEGIN');
+    await a.query('INSERT INTO tx_probe VALUES (1)');
+    const other = b.query('SELECT count(*)::int AS n FROM tx_probe');
+    await new Promise((r) => setTimeout(r, 50));
+    await a.query('ROLLBACK');
+    expect((await other).rows[0].n).toBe(0);
+
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    await c.query('BEGIN');
+    await c.query('INSERT INTO tx_probe VALUES (2)');
+    await c.end();
+    expect((await b.query('SELECT count(*)::int AS n FROM tx_probe')).rows[0].n).toBe(0);
+    await Promise.all([a.end(), b.end()]);
+  });
+
+  it('refuses connections beyond the limit with an error, not a hang', async () => {
+    const clients = Array.from({ length: 12 }, () => new Client({ connectionString: db.url }));
+    await Promise.all(clients.map((c) => c.connect()));
+    const extra = new Client({ connectionString: db.url });
+    await expect(extra.connect()).rejects.toThrow(/too many connections/);
+    await Promise.all(clients.map((c) => c.end()));
+  });
+});
+
+describe('DATA_DIR lock', () => {
+  it('refuses a second process on the same data directory, and takes over a dead one’s lock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dts-lock-'));
+    try {
+      writeFileSync(join(dir, 'pglite.lock'), String(process.ppid)); // a live process that is not us
+      await expect(startEmbeddedPostgres({ dataDir: dir, maxConnections: 2 })).rejects.toBeInstanceOf(DataDirInUseError);
+      writeFileSync(join(dir, 'pglite.lock'), '999999999'); // no such process
+      const db = await startEmbeddedPostgres({ dataDir: dir, maxConnections: 2 });
+      await db.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

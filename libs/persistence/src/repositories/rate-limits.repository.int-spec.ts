@@ -1,0 +1,36 @@
+import { DataSource } from 'typeorm';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/embedded-postgres';
+import { dataSourceOptions, runMigrations } from '../data-source';
+import { RateLimitsRepository } from './rate-limits.repository';
+
+describe('RateLimitsRepository', () => {
+  let db: EmbeddedPostgres;
+  let ds: DataSource;
+  let repo: RateLimitsRepository;
+
+  beforeAll(async () => {
+    db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 10 });
+    await runMigrations({ url: db.url, poolSize: 1 });
+    ds = await new DataSource(dataSourceOptions({ url: db.url, poolSize: 2 })).initialize();
+    repo = new RateLimitsRepository(ds);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.stop();
+  });
+
+  it('counts hits in a window and blocks past the limit', async () => {
+    expect(await repo.increment('k', 60_000, 2, 30_000)).toMatchObject({ totalHits: 1, isBlocked: false });
+    expect(await repo.increment('k', 60_000, 2, 30_000)).toMatchObject({ totalHits: 2, isBlocked: false });
+    const third = await repo.increment('k', 60_000, 2, 30_000);
+    expect(third).toMatchObject({ totalHits: 3, isBlocked: true });
+    expect(third.timeToBlockExpire).toBeGreaterThan(25);
+    expect(third.timeToBlockExpire).toBeLessThanOrEqual(30);
+  });
+
+  it('starts a new window when the old one ended', async () => {
+    await repo.increment('w', 1, 1, 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await repo.increment('w', 60_000, 1, 1)).toMatchObject({ totalHits: 1, isBlocked: false });
+  });
+});
