@@ -19,6 +19,8 @@ export interface ServiceHandle {
 export interface StartOptions {
   /** Embedded database in memory rather than under DATA_DIR (tests). */
   inMemoryDatabase?: boolean;
+  /** A database another instance already serves (a second instance on one embedded database). */
+  database?: DatabaseEndpoint;
 }
 
 /** Connections the embedded server must accept: the pool, the migrator, and BullMQ's small pools. */
@@ -30,10 +32,10 @@ const embeddedConnections = (config: AppConfig) => config.database.poolSize + 40
  */
 export async function startService(config: AppConfig, options: StartOptions = {}): Promise<ServiceHandle> {
   let embedded: EmbeddedPostgres | null = null;
-  if (!config.database.url) {
+  if (!config.database.url && !options.database) {
     embedded = await startEmbeddedPostgres({ dataDir: options.inMemoryDatabase ? null : config.database.dataDir, maxConnections: embeddedConnections(config) });
   }
-  const database: DatabaseEndpoint = { url: config.database.url ?? embedded!.url, embedded: embedded !== null };
+  const database: DatabaseEndpoint = options.database ?? { url: config.database.url ?? embedded!.url, embedded: embedded !== null };
   let app: NestExpressApplication | null = null;
   try {
     if (config.database.runMigrations) await runMigrations({ url: database.url, poolSize: 1 });

@@ -1,0 +1,115 @@
+import { accountWithCredentials, bearer } from './support/accounts';
+import { expectError, expectSuccess } from './support/envelope';
+import { startTestService, type TestService } from './support/harness';
+
+/**
+ * Every route with the credentials it needs. A route added to the code without a line here fails
+ * the test: decide its auth level (deny by default) and write it down.
+ */
+const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest'> = {
+  'POST /auth/register': 'none',
+  'DELETE /auth/register': 'user',
+  'POST /auth/login': 'none',
+  'POST /auth/logout': 'user',
+  'POST /auth/check': 'none',
+  'GET /auth/echo': 'none',
+  'POST /auth/restore': 'none',
+  'POST /auth/pwdchange': 'user',
+  'GET /user': 'user',
+  'GET /user/state': 'none',
+  'GET /user/token': 'user',
+  'POST /user/token': 'user',
+  'DELETE /user/token': 'user',
+  'GET /session/active': 'user',
+  'GET /session/cookie': 'user',
+  'GET /session/attributes': 'user',
+  'GET /version': 'none',
+  'GET /routes': 'none',
+  'POST /feedback': 'user',
+  'GET /health/live': 'none',
+  'GET /health/ready': 'none',
+};
+
+describe('system routes', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService();
+  });
+  afterAll(() => svc?.close());
+
+  it('GET /version answers without credentials', async () => {
+    const data = expectSuccess<Record<string, unknown>>(await svc.http().get('/version'));
+    expect(data).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: data.commit === null ? null : expect.any(String), api_version: '1', started_unix: expect.any(Number) });
+    expect(Math.abs((data.started_unix as number) - Date.now() / 1000)).toBeLessThan(600);
+  });
+
+  it('GET /routes lists exactly the routes of the router, each with its auth level', async () => {
+    const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
+    const listed = Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.auth]));
+    expect(listed).toEqual(EXPECTED_ROUTES);
+  });
+
+  it('every listed non-public route refuses a call without credentials', async () => {
+    const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
+    for (const route of routes.filter((r) => r.auth === 'user' || r.auth === 'admin')) {
+      const res = await svc.http()[route.method.toLowerCase() as 'get'](route.path.replace(/\{[^}]+\}/g, '1')).send({});
+      expect({ route: `${route.method} ${route.path}`, status: res.status, code: res.body.errors?.[0]?.code }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 401,
+        code: 'AUTH_REQUIRED',
+      });
+    }
+  });
+
+  it('serves the OpenAPI document with every route, its envelope and its security', async () => {
+    const res = await svc.http().get('/docs/openapi.json').expect(200);
+    const doc = res.body as { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+    for (const [key, auth] of Object.entries(EXPECTED_ROUTES)) {
+      const [method, path] = key.split(' ');
+      const operation = doc.paths[path]?.[method.toLowerCase()];
+      expect({ key, documented: Boolean(operation) }).toEqual({ key, documented: true });
+      expect({ key, public: operation.security?.length === 0 }).toEqual({ key, public: auth === 'none' });
+      expect(Object.keys(operation.responses).some((s) => s.startsWith('2'))).toBe(true);
+    }
+    const html = await svc.http().get('/docs').expect(200);
+    expect(html.text).toContain('swagger');
+  });
+
+  it('GET /health/live and /health/ready report the process, database and queues', async () => {
+    expectSuccess(await svc.http().get('/health/live'));
+    const ready = expectSuccess<{ status: string; details: Record<string, unknown> }>(await svc.http().get('/health/ready'));
+    expect(ready.status).toBe('ok');
+    expect(Object.keys(ready.details)).toEqual(expect.arrayContaining(['database', 'queue', ...(svc.config.redis.url ? ['redis'] : [])]));
+  });
+});
+
+describe('POST /feedback', () => {
+  let svc: TestService;
+  let alice: Awaited<ReturnType<typeof accountWithCredentials>>;
+  beforeAll(async () => {
+    svc = await startTestService();
+    alice = await accountWithCredentials(svc, 'alice');
+  });
+  afterAll(() => svc?.close());
+
+  it('stores feedback and answers 201 with its uid', async () => {
+    const first = expectSuccess<{ uid: number }>(await svc.http().post('/feedback').set(...bearer(alice.appToken)).send({ message: 'Great service', category: 'feature', email: 'me@example.org' }), 201);
+    const second = expectSuccess<{ uid: number }>(await svc.http().post('/feedback').set('Cookie', alice.cookie).send({ message: 'Again' }), 201);
+    expect(second.uid).toBeGreaterThan(first.uid);
+  });
+
+  it.each([
+    [{}, 'message'],
+    [{ message: '' }, 'message'],
+    [{ message: 'x'.repeat(5001) }, 'message'],
+    [{ message: 'ok', category: 'rant' }, 'category'],
+    [{ message: 'ok', email: 'not-an-address' }, 'email'],
+    [{ message: 'ok', rating: 5 }, 'rating'],
+  ])('refuses %j naming %s', async (body, field) => {
+    expectError(await svc.http().post('/feedback').set(...bearer(alice.appToken)).send(body), 400, 'VALIDATION_FAILED', field);
+  });
+
+  it('needs credentials', async () => {
+    expectError(await svc.http().post('/feedback').send({ message: 'hi' }), 401, 'AUTH_REQUIRED');
+  });
+});
