@@ -13,6 +13,7 @@ import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { DemoModule } from './modules/demo/demo.module';
 import { FeedbackModule } from './modules/feedback/feedback.module';
 import { HealthModule } from './modules/health/health.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
@@ -53,6 +54,7 @@ export class AppModule {
         SystemModule,
         FeedbackModule,
         HealthModule,
+        DemoModule,
         // In embedded mode (or WORKER_IN_PROCESS=true) the processors share this process and its pools.
         ...(config.worker.inProcess ? [JobsModule] : []),
       ],

@@ -2,5 +2,5 @@ import { Module } from '@nestjs/common';
 import { TokensController } from './tokens.controller';
 import { TokensService } from './tokens.service';
 
-@Module({ controllers: [TokensController], providers: [TokensService] })
+@Module({ controllers: [TokensController], providers: [TokensService], exports: [TokensService] })
 export class TokensModule {}
