@@ -6,6 +6,12 @@ import { MailSendProcessor } from './mail/mail-send.processor';
 import { MailTransport } from './mail/mail-transport';
 import { PurgeExpiredProcessor } from './maintenance/purge-expired.processor';
 
+/** The job names of libs/domain that no processor handles. */
+export function unhandledJobs(handled: Iterable<JobName>, all: readonly JobName[] = ALL_JOB_NAMES): JobName[] {
+  const set = new Set(handled);
+  return all.filter((name) => !set.has(name));
+}
+
 /** Every processor; a job name of libs/domain without one here stops the worker at start. */
 const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor];
 
@@ -24,14 +30,12 @@ export class JobsModule implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    const handled = new Set(
-      this.discovery
-        .getProviders()
-        .map((p) => p.instance as unknown)
-        .filter((i): i is JobProcessor<JobName> => i instanceof JobProcessor)
-        .map((p) => p.job),
-    );
-    const missing = ALL_JOB_NAMES.filter((name) => !handled.has(name));
+    const handled = this.discovery
+      .getProviders()
+      .map((p) => p.instance as unknown)
+      .filter((i): i is JobProcessor<JobName> => i instanceof JobProcessor)
+      .map((p) => p.job);
+    const missing = unhandledJobs(handled);
     if (missing.length > 0) throw new Error(`worker refuses to start: no processor for job(s) ${missing.join(', ')}`);
   }
 

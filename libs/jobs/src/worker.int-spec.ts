@@ -1,0 +1,114 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { QUEUES } from '@dts/domain';
+import { runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
+import { loadConfig } from '@dts/platform';
+import type { Queue } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { unhandledJobs } from './jobs.module';
+import { startWorker, type WorkerHandle } from './start-worker';
+
+const realDatabaseUrl = process.env.TEST_DATABASE_URL || null;
+const realRedisUrl = process.env.TEST_REDIS_URL || null;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('unhandledJobs', () => {
+  it('names the jobs no processor takes', () => {
+    expect(unhandledJobs(['mail.send'], ['mail.send', 'maintenance.purge-expired'])).toEqual(['maintenance.purge-expired']);
+    expect(unhandledJobs(['mail.send', 'maintenance.purge-expired'])).toEqual([]);
+  });
+});
+
+describe('the standalone worker', () => {
+  let embedded: EmbeddedPostgres | null = null;
+  let dbName: string | null = null;
+  let worker: WorkerHandle;
+  let healthPort: number;
+
+  beforeAll(async () => {
+    let url: string;
+    if (realDatabaseUrl) {
+      dbName = `dts_worker_${randomBytes(4).toString('hex')}`;
+      const admin = new Client({ connectionString: realDatabaseUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${dbName}`);
+      await admin.end();
+      const u = new URL(realDatabaseUrl);
+      u.pathname = `/${dbName}`;
+      url = u.toString();
+    } else {
+      embedded = await startEmbeddedPostgres({ dataDir: null, maxConnections: 40 });
+      url = embedded.url;
+    }
+    await runMigrations({ url, poolSize: 1 });
+    healthPort = await freePort();
+    const config = loadConfig({
+      DATABASE_URL: url,
+      ...(realRedisUrl ? { REDIS_URL: realRedisUrl } : {}),
+      REDIS_PREFIX: `dts-worker-${randomBytes(4).toString('hex')}`,
+      INGEST_SECRET: 'worker-test-ingest-secret',
+      TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
+      SESSION_SECRET: 'w'.repeat(40),
+      LOG_LEVEL: 'silent',
+      DB_POOL_SIZE: '3',
+    });
+    worker = await startWorker(config, { url, embedded: embedded !== null }, { healthPort });
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await embedded?.stop();
+    if (dbName && realDatabaseUrl) {
+      const admin = new Client({ connectionString: realDatabaseUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
+  it('answers its health probes in the envelope', async () => {
+    const live = await fetch(`http://127.0.0.1:${healthPort}/health/live`);
+    expect(live.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${healthPort}/health/ready`);
+    expect(await ready.json()).toMatchObject({ success: true, errors: [], data: { status: 'ok' } });
+    const unknown = await fetch(`http://127.0.0.1:${healthPort}/elsewhere`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ success: false, errors: [{ code: 'ROUTE_NOT_FOUND' }] });
+  });
+
+  it('runs the purge job: expired sessions go, live ones stay', async () => {
+    const ds = worker.context.get<DataSource>(getDataSourceToken());
+    const [{ id }] = await ds.query(
+      `INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices) VALUES ('w', 'w', 'w@x.org', 'w@x.org', 'x', '2099-01-01', 1) RETURNING id`,
+    );
+    await ds.query(`INSERT INTO sessions (digest, account_id, expires_at) VALUES ('\\x01', $1, now() - interval '1 minute'), ('\\x02', $1, now() + interval '1 hour')`, [id]);
+    const queue = worker.context.get<Queue>(getQueueToken(QUEUES.maintenance));
+    const job = await queue.add('maintenance.purge-expired', {});
+    const until = Date.now() + 15_000;
+    while (!(await job.isCompleted()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(await job.isCompleted()).toBe(true);
+    const left: { digest: Buffer }[] = await ds.query('SELECT digest FROM sessions WHERE account_id = $1', [id]);
+    expect(left.map((r) => r.digest.toString('hex'))).toEqual(['02']);
+  });
+
+  it('fails a job of an unknown name at once instead of retrying it', async () => {
+    const queue = worker.context.get<Queue>(getQueueToken(QUEUES.mail));
+    const job = await queue.add('mail.unknown', {}, { attempts: 5 });
+    const until = Date.now() + 15_000;
+    while (!(await job.isFailed()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    const failed = await queue.getJob(job.id!);
+    expect(failed?.failedReason).toMatch(/no processor for job "mail.unknown"/);
+    expect(failed?.attemptsMade).toBe(1);
+  });
+});
