@@ -13,7 +13,11 @@ import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { DatamodelModule } from './modules/datamodel/datamodel.module';
 import { DemoModule } from './modules/demo/demo.module';
+import { DevicesModule } from './modules/devices/devices.module';
+import { FencesModule } from './modules/fences/fences.module';
+import { GatewaysModule } from './modules/gateways/gateways.module';
 import { FeedbackModule } from './modules/feedback/feedback.module';
 import { HealthModule } from './modules/health/health.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
@@ -51,6 +55,10 @@ export class AppModule {
         UserModule,
         TokensModule,
         SessionsModule,
+        DevicesModule,
+        DatamodelModule,
+        FencesModule,
+        GatewaysModule,
         SystemModule,
         FeedbackModule,
         HealthModule,

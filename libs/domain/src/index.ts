@@ -1,3 +1,4 @@
+export * from './decoders';
 export * from './envelope';
 export * from './eui';
 export * from './jobs';

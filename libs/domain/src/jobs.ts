@@ -6,6 +6,8 @@
 export const QUEUES = {
   mail: 'mail',
   maintenance: 'maintenance',
+  devicePurge: 'device-purge',
+  deviceRedecode: 'device-redecode',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -14,13 +16,19 @@ export interface JobPayloads {
   'mail.send': { to: string; subject: string; text: string };
   /** Removes expired sessions, reset tokens and rate-limit buckets. Repeats on a schedule. */
   'maintenance.purge-expired': Record<string, never>;
+  /** Deletes a removed device's history in batches, then the device row. */
+  'device.purge': { deviceUid: number };
+  /** Decodes the device's stored uplinks again with its current decoder (after a decoder change). */
+  'device.redecode': { deviceUid: number; decoderRef: number | null };
 }
 export type JobName = keyof JobPayloads;
 
-/** Which queue carries each job. */
+/** Which queue carries each job: one queue per job, so that each queue has one processor. */
 export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
   'mail.send': QUEUES.mail,
   'maintenance.purge-expired': QUEUES.maintenance,
+  'device.purge': QUEUES.devicePurge,
+  'device.redecode': QUEUES.deviceRedecode,
 };
 
 export const ALL_JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

@@ -64,3 +64,13 @@ export interface DeviceTypeWire {
   uid: number;
   type_name: string;
 }
+
+/** GET /datamodel: every enumeration in one object. */
+export interface DatamodelWire {
+  networks: NetworkWire[];
+  network_types: NetworkTypeWire[];
+  decoders: DecoderWire[];
+  data_types: DataTypeWire[];
+  icons: IconWire[];
+  device_types: DeviceTypeWire[];
+}

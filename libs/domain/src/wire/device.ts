@@ -42,3 +42,29 @@ export interface DeviceRemovedWire {
   devEUI: string;
   removed: true;
 }
+
+export interface DeviceShareWire {
+  devEUI: string;
+  user_id: number;
+  username: string;
+}
+
+export interface DeviceUnsharedWire {
+  devEUI: string;
+  user_id: number;
+  removed: true;
+}
+
+export const DEVICE_LABEL_MAX_LENGTH = 100;
+export const DEVICE_FOLDER_MAX_LENGTH = 200;
+export const AUTOCOMPLETE_LIMIT = 25;
+/** Shown as `type` for a device whose network has none. */
+export const DEFAULT_NETWORK_TYPE = 'LoRaWAN';
+/** New devices use the built-in simulated network and no decoding until told otherwise. */
+export const DEFAULT_NETWORK_REF = 1;
+export const DEFAULT_DECODER_REF = 1;
+
+/** Signal quality in percent from RSSI: −120 dBm and below is 0, −30 dBm and above 100. */
+export function signalPercent(rssiDbm: number): number {
+  return Math.round(Math.min(100, Math.max(0, ((rssiDbm + 120) / 90) * 100)));
+}

@@ -2,6 +2,8 @@ export * from './account';
 export * from './command';
 export * from './datamodel';
 export * from './device';
+export * from './fence';
+export * from './gateway';
 export * from './image';
 export * from './session';
 export * from './system';

@@ -43,6 +43,10 @@ export class AccountsRepository {
     return this.repo().findOneBy({ id });
   }
 
+  findByUsername(username: string): Promise<AccountEntity | null> {
+    return this.repo().findOneBy({ usernameKey: username.toLowerCase() });
+  }
+
   /** By username or e-mail address, case-insensitively. */
   async findByLogin(login: string): Promise<AccountEntity | null> {
     const key = login.toLowerCase();

@@ -1,0 +1,59 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { DeviceMetaWire, DeviceRelation, DeviceRelationWire, DeviceRemovedWire, DeviceShareWire, DeviceUnsharedWire } from '@dts/domain';
+
+const int = { type: 'integer', nullable: true } as const;
+const num = { type: Number, nullable: true } as const;
+
+export class DeviceMetaResponse implements DeviceMetaWire {
+  @ApiProperty({ type: 'integer' }) uid!: number;
+  @ApiProperty({ ...int, description: 'Same as uid.' }) device_ref!: number | null;
+  @ApiProperty({ ...int, description: 'Same as uid.' }) id!: number | null;
+  @ApiProperty(int) user_ref!: number | null;
+  @ApiProperty(int) owner_ref!: number | null;
+  @ApiProperty(int) decoder_ref!: number | null;
+  @ApiProperty(int) type_ref!: number | null;
+  @ApiProperty(int) network_ref!: number | null;
+  @ApiProperty(int) icon_ref!: number | null;
+  @ApiProperty(int) ts_activity_first_unix!: number | null;
+  @ApiProperty(int) ts_activity_last_unix!: number | null;
+  @ApiProperty(int) ts_data_first_unix!: number | null;
+  @ApiProperty(int) ts_data_last_unix!: number | null;
+  @ApiProperty(num) battery_percent!: number | null;
+  @ApiProperty(num) battery_voltage!: number | null;
+  @ApiProperty({ ...num, description: 'Tenths of a degree Celsius.' }) temperature_dc!: number | null;
+  @ApiProperty(num) installation_lat!: number | null;
+  @ApiProperty(num) installation_lon!: number | null;
+  @ApiProperty(num) lat!: number | null;
+  @ApiProperty(num) lon!: number | null;
+  @ApiProperty(num) alt!: number | null;
+  @ApiProperty({ type: String, nullable: true }) firmware_version!: string | null;
+  @ApiProperty(num) signal_percent!: number | null;
+  @ApiProperty(num) signal_dbm!: number | null;
+  @ApiProperty({ example: '70B3D57ED0001234' }) devEUI!: string;
+  @ApiProperty({ example: 'LoRaWAN', description: 'Type of the device’s network.' }) type!: string;
+  @ApiProperty({ description: 'Owner’s username.' }) username!: string;
+  @ApiProperty() label!: string;
+  @ApiProperty({ type: String, nullable: true }) folder!: string | null;
+  @ApiProperty({ nullable: true }) tags!: unknown;
+}
+
+export class DeviceRemovedResponse implements DeviceRemovedWire {
+  @ApiProperty() devEUI!: string;
+  @ApiProperty({ enum: [true] }) removed!: true;
+}
+
+export class DeviceRelationResponse implements DeviceRelationWire {
+  @ApiProperty({ enum: ['owner', 'shared', 'none'] }) result!: DeviceRelation;
+}
+
+export class DeviceShareResponse implements DeviceShareWire {
+  @ApiProperty() devEUI!: string;
+  @ApiProperty() user_id!: number;
+  @ApiProperty() username!: string;
+}
+
+export class DeviceUnsharedResponse implements DeviceUnsharedWire {
+  @ApiProperty() devEUI!: string;
+  @ApiProperty() user_id!: number;
+  @ApiProperty({ enum: [true] }) removed!: true;
+}

@@ -1,0 +1,51 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH } from '@dts/domain';
+import { IsBoundedJson, isPresent } from '../../../common/http/validators';
+
+export const TAGS_MAX_BYTES = 4096;
+
+/** POST /user/device/{eui}: every member optional (CONTRACT §4). */
+export class RegisterDeviceDto {
+  @ApiPropertyOptional({ maxLength: DEVICE_LABEL_MAX_LENGTH, description: 'Defaults to the EUI.' })
+  @ValidateIf((o) => isPresent(o, 'label'))
+  @IsString()
+  @MinLength(1)
+  @MaxLength(DEVICE_LABEL_MAX_LENGTH)
+  label?: string;
+
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'GET /datamodel/device/type' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  type_ref?: number | null;
+
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'GET /datamodel/decoder; defaults to raw (1).' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  decoder_ref?: number | null;
+
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'GET /datamodel/network; defaults to the simulated network (1).' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  network_ref?: number | null;
+
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'GET /datamodel/icon' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  icon_ref?: number | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DEVICE_FOLDER_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DEVICE_FOLDER_MAX_LENGTH)
+  folder?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, description: `Any JSON, at most ${TAGS_MAX_BYTES} bytes.` })
+  @IsOptional()
+  @IsBoundedJson(TAGS_MAX_BYTES)
+  tags?: unknown;
+}

@@ -1,0 +1,3 @@
+export * from './decoder';
+export * from './raw';
+export * from './registry';

@@ -1,0 +1,50 @@
+import { Processor } from '@nestjs/bullmq';
+import { decoderByName, type JobPayloads, QUEUES } from '@dts/domain';
+import { DatamodelRepository, DevicesRepository, type DecodedUpdate, UplinksRepository } from '@dts/persistence';
+import { type Job, UnrecoverableError } from 'bullmq';
+import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
+
+export const REDECODE_BATCH = 1_000;
+
+/**
+ * Decodes a device's stored uplinks again with its current decoder, a batch per statement in uid
+ * order, so that a retried job simply decodes the same rows to the same result.
+ */
+@Processor(QUEUES.deviceRedecode, PROCESSOR_OPTIONS)
+export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
+  readonly job = 'device.redecode' as const;
+
+  constructor(
+    private readonly uplinks: UplinksRepository,
+    private readonly datamodel: DatamodelRepository,
+    private readonly devices: DevicesRepository,
+  ) {
+    super();
+  }
+
+  protected async handle(payload: JobPayloads['device.redecode'], job: Job): Promise<{ uplinks: number }> {
+    // The device's decoder now, not the one in the payload: after two quick changes, both jobs
+    // decode with the latest.
+    const device = await this.devices.metaRowByUid(payload.deviceUid);
+    if (!device) return { uplinks: 0 };
+    const name = device.decoder_ref === null ? 'raw' : (await this.datamodel.decoder(device.decoder_ref))?.name;
+    if (!name) throw new UnrecoverableError(`decoder ${device.decoder_ref} does not exist`);
+    const decode = decoderByName(name);
+    if (!decode) throw new UnrecoverableError(`decoder "${name}" has no implementation in this build`);
+    let after = '0';
+    let total = 0;
+    for (;;) {
+      const rows = await this.uplinks.payloadBatch(payload.deviceUid, after, REDECODE_BATCH);
+      if (rows.length === 0) break;
+      const updates: DecodedUpdate[] = rows.map((row) => {
+        const result = decode(new Uint8Array(row.payload), row.port);
+        return { uid: row.uid, decoded: result.decoded, valid: result.valid, error: result.error, ...result.measurements };
+      });
+      await this.uplinks.applyDecoded(updates);
+      after = rows[rows.length - 1].uid;
+      total += rows.length;
+      await job.updateProgress({ uplinks: total });
+    }
+    return { uplinks: total };
+  }
+}

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface NetworkRow {
+  uid: number;
+  name: string;
+  description: string;
+  interface: string | null;
+  type_ref: number;
+  lorawan_net_id: string | null;
+}
+
+export interface NetworkTypeRow {
+  uid: number;
+  type: string;
+}
+
+export interface DeviceModelRow {
+  uid: number;
+  name: string;
+  reference: string;
+  manufacturer: string;
+  manufacturer_ref: number;
+  device_type_ref: number;
+  type_name: string;
+}
+
+export interface DecoderRow {
+  uid: number;
+  name: string;
+  description: string;
+  interface: string | null;
+  type_ref: number | null;
+  lorawan_net_id: string | null;
+  device: string;
+  manufacturer: string;
+}
+
+export interface DataTypeRow {
+  uid: number;
+  label: string;
+  alias: string;
+  unit: string;
+  type: number;
+  exponent: string;
+  offset: number;
+}
+
+export interface IconRow {
+  uid: number;
+  name: string;
+  label: string;
+}
+
+export interface DeviceTypeRow {
+  uid: number;
+  type_name: string;
+}
+
+/** The enumerations seeded by migrations; networks are global or the account's own. */
+@Injectable()
+export class DatamodelRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  networks(accountId: number): Promise<NetworkRow[]> {
+    return this.ds.query(
+      'SELECT uid, name, description, interface, type_ref, lorawan_net_id FROM networks WHERE account_id IS NULL OR account_id = $1 ORDER BY uid',
+      [accountId],
+    );
+  }
+
+  async network(accountId: number, uid: number): Promise<NetworkRow | null> {
+    const rows: NetworkRow[] = await this.ds.query(
+      'SELECT uid, name, description, interface, type_ref, lorawan_net_id FROM networks WHERE uid = $2 AND (account_id IS NULL OR account_id = $1)',
+      [accountId, uid],
+    );
+    return rows[0] ?? null;
+  }
+
+  networkTypes(): Promise<NetworkTypeRow[]> {
+    return this.ds.query('SELECT uid, type FROM network_types ORDER BY uid');
+  }
+
+  async networkTypeExists(uid: number): Promise<boolean> {
+    return ((await this.ds.query('SELECT 1 FROM network_types WHERE uid = $1', [uid])) as unknown[]).length > 0;
+  }
+
+  /** The device models available on a network type. */
+  deviceModels(networkTypeRef: number): Promise<DeviceModelRow[]> {
+    return this.ds.query(
+      `SELECT m.uid, m.name, m.reference, f.name AS manufacturer, m.manufacturer_ref, m.device_type_ref, t.type_name
+       FROM device_models m JOIN manufacturers f ON f.uid = m.manufacturer_ref JOIN device_types t ON t.uid = m.device_type_ref
+       WHERE m.network_type_ref = $1 ORDER BY m.uid`,
+      [networkTypeRef],
+    );
+  }
+
+  decoders(): Promise<DecoderRow[]> {
+    return this.ds.query(
+      `SELECT d.uid, d.name, d.description, d.interface, d.type_ref, d.lorawan_net_id, d.device, f.name AS manufacturer
+       FROM decoders d JOIN manufacturers f ON f.uid = d.manufacturer_ref ORDER BY d.uid`,
+    );
+  }
+
+  async decoder(uid: number): Promise<DecoderRow | null> {
+    return (await this.decoders()).find((d) => d.uid === uid) ?? null;
+  }
+
+  dataTypes(): Promise<DataTypeRow[]> {
+    return this.ds.query('SELECT uid, label, alias, unit, type, exponent, "offset" FROM data_types ORDER BY uid');
+  }
+
+  icons(): Promise<IconRow[]> {
+    return this.ds.query('SELECT uid, name, label FROM icons ORDER BY uid');
+  }
+
+  deviceTypes(): Promise<DeviceTypeRow[]> {
+    return this.ds.query('SELECT uid, type_name FROM device_types ORDER BY uid');
+  }
+
+  /**
+   * The data types that occur in the uplinks of the account's devices: one pass over their
+   * history with an aggregate per measurement column.
+   */
+  async aliasesInUse(accountId: number): Promise<string[]> {
+    const rows: Record<string, boolean | null>[] = await this.ds.query(
+      `SELECT bool_or(u.temperature IS NOT NULL) AS temperature, bool_or(u.humidity IS NOT NULL) AS humidity,
+              bool_or(u.battery_voltage IS NOT NULL) AS battery_voltage, bool_or(u.battery_voltage IS NOT NULL) AS battery,
+              bool_or(u.battery_percent IS NOT NULL) AS battery_percent,
+              bool_or(u.lat IS NOT NULL) AS "LAT", bool_or(u.lon IS NOT NULL) AS "LON", bool_or(u.alt IS NOT NULL) AS "ALT",
+              bool_or(u.geoloc_lat IS NOT NULL) AS "geoloc_LAT", bool_or(u.geoloc_lon IS NOT NULL) AS "geoloc_LON",
+              bool_or(u.geoloc_alt IS NOT NULL) AS "geoloc_ALT",
+              bool_or(u.rssi IS NOT NULL) AS "RSSI", bool_or(u.snr IS NOT NULL) AS "SNR", bool_or(u.sf IS NOT NULL) AS "SF",
+              bool_or(u.decoded ? 'pressure') AS pressure, bool_or(u.decoded ? 'illuminance') AS illuminance,
+              bool_or(u.decoded ? 'co2') AS co2, bool_or(u.decoded ? 'ttf') AS ttf, bool_or(u.decoded ? 'dop') AS dop,
+              bool_or(u.decoded ? 'photos') AS photos
+       FROM uplinks u JOIN devices d ON d.uid = u.device_id
+       WHERE d.deleted_at IS NULL AND (d.owner_id = $1 OR EXISTS (SELECT 1 FROM device_shares s WHERE s.device_id = d.uid AND s.account_id = $1))`,
+      [accountId],
+    );
+    return Object.entries(rows[0] ?? {})
+      .filter(([, present]) => present === true)
+      .map(([alias]) => alias);
+  }
+}

@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** What the caller is to a device. */
+export type DeviceRelationKind = 'owner' | 'shared';
+
+export interface DeviceAccess {
+  uid: number;
+  eui: string;
+  ownerId: number;
+  relation: DeviceRelationKind;
+  decoderRef: number | null;
+}
+
+/** A device row with the names its metadata shows (owner's username, network type). */
+export interface DeviceMetaRow {
+  uid: number;
+  eui: string;
+  owner_id: number;
+  owner_username: string;
+  user_ref: number | null;
+  label: string;
+  folder: string | null;
+  tags: unknown;
+  type_ref: number | null;
+  decoder_ref: number | null;
+  network_ref: number | null;
+  icon_ref: number | null;
+  network_type: string | null;
+  installation_lat: number | null;
+  installation_lon: number | null;
+  lat: number | null;
+  lon: number | null;
+  alt: number | null;
+  battery_percent: number | null;
+  battery_voltage: number | null;
+  temperature_dc: number | null;
+  signal_percent: number | null;
+  signal_dbm: number | null;
+  firmware_version: string | null;
+  ts_activity_first: Date | null;
+  ts_activity_last: Date | null;
+  ts_data_first: Date | null;
+  ts_data_last: Date | null;
+}
+
+/** The metadata columns a client may write (CONTRACT §4), by their column names. */
+export const WRITABLE_META_COLUMNS = [
+  'label', 'folder', 'tags', 'installation_lat', 'installation_lon', 'lat', 'lon', 'alt', 'battery_percent', 'battery_voltage',
+  'temperature_dc', 'signal_percent', 'signal_dbm', 'firmware_version', 'type_ref', 'decoder_ref', 'network_ref', 'icon_ref',
+  'user_ref',
+] as const;
+export type WritableMetaColumn = (typeof WRITABLE_META_COLUMNS)[number];
+
+export interface NewDevice {
+  eui: string;
+  label: string;
+  folder: string | null;
+  tags: unknown;
+  typeRef: number | null;
+  decoderRef: number | null;
+  networkRef: number | null;
+  iconRef: number | null;
+}
+
+export type RegisterDeviceResult = { ok: true; uid: number } | { ok: false; reason: 'exists' | 'owned-elsewhere' | 'limit' };
+
+export type ReferenceKind = 'type_ref' | 'decoder_ref' | 'network_ref' | 'icon_ref' | 'account';
+
+/** Devices the account owns or that are shared with it; deleted ones are gone at once. */
+const ACCESSIBLE = `d.deleted_at IS NULL AND (d.owner_id = $1 OR EXISTS (SELECT 1 FROM device_shares s WHERE s.device_id = d.uid AND s.account_id = $1))`;
+
+const META_SELECT = `
+  SELECT d.uid, d.eui, d.owner_id, a.username AS owner_username, d.user_ref, d.label, d.folder, d.tags, d.type_ref, d.decoder_ref,
+         d.network_ref, d.icon_ref, nt.type AS network_type, d.installation_lat, d.installation_lon, d.lat, d.lon, d.alt,
+         d.battery_percent, d.battery_voltage, d.temperature_dc, d.signal_percent, d.signal_dbm, d.firmware_version,
+         d.ts_activity_first, d.ts_activity_last, d.ts_data_first, d.ts_data_last
+  FROM devices d
+  JOIN accounts a ON a.id = d.owner_id
+  LEFT JOIN networks n ON n.uid = d.network_ref
+  LEFT JOIN network_types nt ON nt.uid = n.type_ref`;
+
+@Injectable()
+export class DevicesRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The device if the account owns it or it is shared with it; null otherwise (no existence oracle). */
+  async accessible(accountId: number, eui: string): Promise<DeviceAccess | null> {
+    const rows: { uid: number; eui: string; owner_id: number; decoder_ref: number | null }[] = await this.ds.query(
+      `SELECT d.uid, d.eui, d.owner_id, d.decoder_ref FROM devices d WHERE d.eui = $2 AND ${ACCESSIBLE}`,
+      [accountId, eui],
+    );
+    const row = rows[0];
+    return row ? { uid: row.uid, eui: row.eui, ownerId: row.owner_id, decoderRef: row.decoder_ref, relation: row.owner_id === accountId ? 'owner' : 'shared' } : null;
+  }
+
+  async listEuis(accountId: number): Promise<string[]> {
+    const rows: { eui: string }[] = await this.ds.query(`SELECT d.eui FROM devices d WHERE ${ACCESSIBLE} ORDER BY d.eui`, [accountId]);
+    return rows.map((r) => r.eui);
+  }
+
+  /** EUIs whose EUI or label contains the text, case-insensitively. */
+  async autocomplete(accountId: number, text: string, limit: number): Promise<string[]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows: { eui: string }[] = await this.ds.query(
+      `SELECT d.eui FROM devices d WHERE ${ACCESSIBLE} AND (d.eui ILIKE $2 OR d.label ILIKE $2) ORDER BY d.eui LIMIT $3`,
+      [accountId, pattern, limit],
+    );
+    return rows.map((r) => r.eui);
+  }
+
+  /**
+   * Registers the device on the account unless its EUI is taken or the account is at its limit.
+   * The account row is locked so that concurrent registrations cannot pass the limit together.
+   */
+  async register(accountId: number, maxDevices: number, input: NewDevice): Promise<RegisterDeviceResult> {
+    return this.ds.transaction(async (m) => {
+      await m.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      const existing: { owner_id: number }[] = await m.query('SELECT owner_id FROM devices WHERE eui = $1 AND deleted_at IS NULL', [input.eui]);
+      if (existing[0]) return { ok: false as const, reason: existing[0].owner_id === accountId ? ('exists' as const) : ('owned-elsewhere' as const) };
+      const [{ n }]: { n: number }[] = await m.query('SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [accountId]);
+      if (n >= maxDevices) return { ok: false as const, reason: 'limit' as const };
+      const [{ uid }]: { uid: number }[] = await m.query(
+        `INSERT INTO devices (eui, owner_id, label, folder, tags, type_ref, decoder_ref, network_ref, icon_ref)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING uid`,
+        [input.eui, accountId, input.label, input.folder, input.tags === undefined ? null : JSON.stringify(input.tags), input.typeRef, input.decoderRef, input.networkRef, input.iconRef],
+      );
+      return { ok: true as const, uid };
+    });
+  }
+
+  /** Metadata rows of the account's devices (one when `eui` is given), by EUI. */
+  async metaRows(accountId: number, eui?: string): Promise<DeviceMetaRow[]> {
+    return this.ds.query(`${META_SELECT} WHERE ${ACCESSIBLE}${eui ? ' AND d.eui = $2' : ''} ORDER BY d.eui`, eui ? [accountId, eui] : [accountId]);
+  }
+
+  async metaRowByUid(uid: number): Promise<DeviceMetaRow | null> {
+    const rows: DeviceMetaRow[] = await this.ds.query(`${META_SELECT} WHERE d.uid = $1 AND d.deleted_at IS NULL`, [uid]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Hands the device over to another account, within that account's device limit (its row is
+   * locked, as in register). The new owner's share, if any, is no longer needed.
+   */
+  async transfer(uid: number, newOwnerId: number): Promise<'ok' | 'limit'> {
+    return this.ds.transaction(async (m) => {
+      const [{ max_devices }]: { max_devices: number }[] = await m.query('SELECT max_devices FROM accounts WHERE id = $1 FOR UPDATE', [newOwnerId]);
+      const [{ n }]: { n: number }[] = await m.query('SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL AND uid <> $2', [newOwnerId, uid]);
+      if (n >= max_devices) return 'limit' as const;
+      await m.query('UPDATE devices SET owner_id = $2 WHERE uid = $1 AND deleted_at IS NULL', [uid, newOwnerId]);
+      await m.query('DELETE FROM device_shares WHERE device_id = $1 AND account_id = $2', [uid, newOwnerId]);
+      return 'ok' as const;
+    });
+  }
+
+  /** Writes the given metadata columns of a live device. */
+  async updateMeta(uid: number, patch: Partial<Record<WritableMetaColumn, unknown>>): Promise<void> {
+    const columns = Object.keys(patch).filter((c): c is WritableMetaColumn => (WRITABLE_META_COLUMNS as readonly string[]).includes(c));
+    if (columns.length === 0) return;
+    const values = columns.map((c) => (c === 'tags' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c]));
+    await this.ds.query(`UPDATE devices SET ${columns.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE uid = $1 AND deleted_at IS NULL`, [uid, ...values]);
+  }
+
+  /** Removes the device from every listing at once; the worker purges its history afterwards. */
+  async softDelete(uid: number): Promise<void> {
+    await this.ds.query('UPDATE devices SET deleted_at = now() WHERE uid = $1 AND deleted_at IS NULL', [uid]);
+  }
+
+  /** Deletes up to `batch` uplinks of a deleted device; when none are left, the device row. Returns the uplinks deleted. */
+  async purgeBatch(uid: number, batch: number): Promise<number> {
+    const rows: { n: number }[] = await this.ds.query(
+      `WITH doomed AS (SELECT uid FROM uplinks WHERE device_id = $1 LIMIT $2),
+            gone AS (DELETE FROM uplinks u USING doomed WHERE u.uid = doomed.uid RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [uid, batch],
+    );
+    const deleted = rows[0].n;
+    if (deleted === 0) await this.ds.query('DELETE FROM devices WHERE uid = $1 AND deleted_at IS NOT NULL', [uid]);
+    return deleted;
+  }
+
+  async share(deviceUid: number, accountId: number): Promise<void> {
+    await this.ds.query('INSERT INTO device_shares (device_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [deviceUid, accountId]);
+  }
+
+  async unshare(deviceUid: number, accountId: number): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query('DELETE FROM device_shares WHERE device_id = $1 AND account_id = $2 RETURNING 1', [deviceUid, accountId]);
+    return rows.length > 0;
+  }
+
+  /** What the account is to the device: its owner, a user it is shared with, or neither. */
+  async relationOf(deviceUid: number, accountId: number): Promise<'owner' | 'shared' | 'none'> {
+    const rows: { relation: 'owner' | 'shared' | 'none' }[] = await this.ds.query(
+      `SELECT CASE WHEN d.owner_id = $2 THEN 'owner'
+                   WHEN EXISTS (SELECT 1 FROM device_shares s WHERE s.device_id = d.uid AND s.account_id = $2) THEN 'shared'
+                   ELSE 'none' END AS relation
+       FROM devices d WHERE d.uid = $1`,
+      [deviceUid, accountId],
+    );
+    return rows[0]?.relation ?? 'none';
+  }
+
+  /** Whether a referenced row exists; networks must be global or the account's own. */
+  async referenceExists(kind: ReferenceKind, id: number, accountId: number): Promise<boolean> {
+    const sql: Record<ReferenceKind, string> = {
+      type_ref: 'SELECT 1 FROM device_types WHERE uid = $1',
+      decoder_ref: 'SELECT 1 FROM decoders WHERE uid = $1',
+      network_ref: 'SELECT 1 FROM networks WHERE uid = $1 AND (account_id IS NULL OR account_id = $2)',
+      icon_ref: 'SELECT 1 FROM icons WHERE uid = $1',
+      account: 'SELECT 1 FROM accounts WHERE id = $1',
+    };
+    const rows: unknown[] = await this.ds.query(sql[kind], kind === 'network_ref' ? [id, accountId] : [id]);
+    return rows.length > 0;
+  }
+
+  async countLive(): Promise<number> {
+    const [{ n }]: { n: number }[] = await this.ds.query('SELECT count(*)::int AS n FROM devices WHERE deleted_at IS NULL');
+    return n;
+  }
+}
