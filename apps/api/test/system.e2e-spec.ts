@@ -26,6 +26,34 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest'> = {
   'GET /version': 'none',
   'GET /routes': 'none',
   'POST /feedback': 'user',
+  'GET /user/device': 'user',
+  'GET /user/device/autocomplete': 'user',
+  'POST /user/device/{eui}': 'user',
+  'DELETE /user/device/{eui}': 'user',
+  'GET /user/device/result/{eui}/{uid}': 'user',
+  'GET /user/device/meta/all': 'user',
+  'GET /user/device/meta/{eui}': 'user',
+  'POST /user/device/meta/{eui}': 'user',
+  'POST /user/device/share/{eui}': 'user',
+  'DELETE /user/device/share/{eui}/{uid}': 'user',
+  'GET /user/device/data/type/all': 'user',
+  'GET /datamodel': 'user',
+  'GET /datamodel/network': 'user',
+  'GET /datamodel/network/type': 'user',
+  'GET /datamodel/network/{uid}': 'user',
+  'GET /datamodel/network/by_type/{uid}': 'user',
+  'GET /datamodel/decoder': 'user',
+  'GET /datamodel/decoder/{decoder_id}': 'user',
+  'GET /datamodel/data/type/all': 'user',
+  'GET /datamodel/data/type/{type_id}': 'user',
+  'GET /datamodel/icon': 'user',
+  'GET /datamodel/device/type': 'user',
+  'GET /user/fence': 'user',
+  'GET /user/fence/{uid}': 'user',
+  'POST /user/fence': 'user',
+  'DELETE /user/fence/{uid}': 'user',
+  'GET /user/gateways': 'user',
+  'GET /user/gateways/{network_ref}': 'user',
   'GET /health/live': 'none',
   'GET /health/ready': 'none',
 };
@@ -52,7 +80,8 @@ describe('system routes', () => {
   it('every listed non-public route refuses a call without credentials', async () => {
     const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
     for (const route of routes.filter((r) => r.auth === 'user' || r.auth === 'admin')) {
-      const res = await svc.http()[route.method.toLowerCase() as 'get'](route.path.replace(/\{[^}]+\}/g, '1')).send({});
+      const path = route.path.replace('{eui}', '70B3D57ED0001234').replace(/\{[^}]+\}/g, '1');
+      const res = await svc.http()[route.method.toLowerCase() as 'get'](path).send({});
       expect({ route: `${route.method} ${route.path}`, status: res.status, code: res.body.errors?.[0]?.code }).toEqual({
         route: `${route.method} ${route.path}`,
         status: 401,

@@ -2,7 +2,7 @@
 export interface AccountWire {
   id: number;
   username: string;
-  fullname: string;
+  fullname: string | null;
   email: string;
   password: '********';
   consent: 0 | 1;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { returningRows } from './sql-results';
 
 /** What the caller is to a device. */
 export type DeviceRelationKind = 'owner' | 'shared';
@@ -186,7 +187,7 @@ export class DevicesRepository {
   }
 
   async unshare(deviceUid: number, accountId: number): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query('DELETE FROM device_shares WHERE device_id = $1 AND account_id = $2 RETURNING 1', [deviceUid, accountId]);
+    const rows = await returningRows(this.ds, 'DELETE FROM device_shares WHERE device_id = $1 AND account_id = $2 RETURNING 1', [deviceUid, accountId]);
     return rows.length > 0;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { returningRows } from './sql-results';
 
 export interface FenceRow {
   uid: number;
@@ -31,7 +32,7 @@ export class FencesRepository {
   }
 
   async delete(accountId: number, uid: number): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query('DELETE FROM fences WHERE account_id = $1 AND uid = $2 RETURNING 1', [accountId, uid]);
+    const rows = await returningRows(this.ds, 'DELETE FROM fences WHERE account_id = $1 AND uid = $2 RETURNING 1', [accountId, uid]);
     return rows.length > 0;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { returningRows } from './sql-results';
 
 @Injectable()
 export class PasswordResetsRepository {
@@ -15,7 +16,8 @@ export class PasswordResetsRepository {
    * cannot both succeed. Null when unknown, used or expired.
    */
   async consume(digest: Buffer, manager: EntityManager): Promise<number | null> {
-    const rows: { account_id: number }[] = await manager.query(
+    const rows = await returningRows<{ account_id: number }>(
+      manager,
       'UPDATE password_resets SET used_at = now() WHERE digest = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id',
       [digest],
     );

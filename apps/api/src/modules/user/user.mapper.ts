@@ -5,7 +5,8 @@ export function toAccountWire(a: AccountEntity): AccountWire {
   return {
     id: a.id,
     username: a.username,
-    fullname: a.fullname,
+    // Empty is null on the wire (CONTRACT §2).
+    fullname: a.fullname || null,
     email: a.email,
     password: '********',
     consent: a.consent === 1 ? 1 : 0,

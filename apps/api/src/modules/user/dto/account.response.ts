@@ -4,7 +4,7 @@ import type { AccountWire } from '@dts/domain';
 export class AccountResponse implements AccountWire {
   @ApiProperty({ example: 42 }) id!: number;
   @ApiProperty({ example: 'alice' }) username!: string;
-  @ApiProperty({ example: 'Alice Example' }) fullname!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Alice Example' }) fullname!: string | null;
   @ApiProperty({ example: 'alice@example.org' }) email!: string;
   @ApiProperty({ enum: ['********'], description: 'Always masked: the hash never leaves the server.' }) password!: '********';
   @ApiProperty({ enum: [0, 1] }) consent!: 0 | 1;
