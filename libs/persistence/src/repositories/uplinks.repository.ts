@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Measurements } from '@dts/domain';
 import { DataSource } from 'typeorm';
 
 export interface UplinkPayloadRow {
@@ -8,20 +9,8 @@ export interface UplinkPayloadRow {
   payload: Buffer;
 }
 
-export interface DecodedUpdate {
-  uid: string;
-  decoded: Record<string, unknown>;
-  valid: boolean;
-  error: string | null;
-  temperature: number | null;
-  humidity: number | null;
-  battery_voltage: number | null;
-  battery_percent: number | null;
-  lat: number | null;
-  lon: number | null;
-  alt: number | null;
-  firmware_version: string | null;
-}
+/** A decoded record to write back: the decoder's output with the measurement columns. */
+export type DecodedUpdate = { uid: string; decoded: Record<string, unknown>; valid: boolean; error: string | null } & Measurements;
 
 @Injectable()
 export class UplinksRepository {

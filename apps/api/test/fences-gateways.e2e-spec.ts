@@ -1,0 +1,372 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { accountWithCredentials, bearer } from './support/accounts';
+import { expectError, expectSuccess } from './support/envelope';
+import { startTestService, type TestService } from './support/harness';
+
+/**
+ * Geofences (GET/POST /user/fence, GET/DELETE /user/fence/{uid}) and the gateways computed from
+ * the rx metadata of the caller's uplinks (GET /user/gateways[/{network_ref}]): CONTRACT §1, §8, §11.
+ */
+
+type Account = Awaited<ReturnType<typeof accountWithCredentials>>;
+
+interface Fence {
+  uid: number;
+  name: string;
+  geometry: unknown;
+  created_unix: number;
+}
+
+interface Gateway {
+  gateway_id: string;
+  network_ref: number | null;
+  lat: number | null;
+  lon: number | null;
+  last_seen_unix: number;
+  uplinks_24h: number;
+  rssi_avg: number | null;
+}
+
+const SQUARE = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [5.1, 52.0],
+      [5.2, 52.0],
+      [5.2, 52.1],
+      [5.1, 52.1],
+      [5.1, 52.0],
+    ],
+  ],
+};
+
+const polygon = (ring: unknown[]) => ({ type: 'Polygon', coordinates: [ring] });
+const isInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+const randomEui = () => randomBytes(8).toString('hex').toUpperCase();
+
+describe('fences and gateways', () => {
+  let svc: TestService;
+  let ds: DataSource;
+  let alice: Account;
+  let bob: Account;
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    ds = svc.app.get<DataSource>(getDataSourceToken());
+    alice = await accountWithCredentials(svc, 'alice');
+    bob = await accountWithCredentials(svc, 'bob');
+  });
+  afterAll(() => svc?.close());
+
+  describe('/user/fence', () => {
+    const list = async (who: Account) => expectSuccess<Fence[]>(await svc.http().get('/user/fence').set(...bearer(who.appToken)));
+    const create = async (who: Account, body: unknown) => expectSuccess<Fence>(await svc.http().post('/user/fence').set(...bearer(who.appToken)).send(body as object), 201);
+
+    it('is an empty list for a new account', async () => {
+      const res = await svc.http().get('/user/fence').set('Cookie', bob.cookie);
+      expect(res.body).toEqual({ errors: [], debug: [], meta: [], messages: [], data: [], success: true });
+      expect(res.status).toBe(200);
+    });
+
+    it('creates a fence (201), lists it, gets it, deletes it, then answers 404', async () => {
+      const before = Math.floor(Date.now() / 1000);
+      const res = await svc.http().post('/user/fence').set('Cookie', alice.cookie).send({ name: 'Farm', geometry: SQUARE });
+      const fence = expectSuccess<Fence>(res, 201);
+      expect(res.body.meta).toEqual([]);
+      expect(fence).toEqual({ uid: expect.any(Number), name: 'Farm', geometry: SQUARE, created_unix: expect.any(Number) });
+      expect(isInt(fence.uid) && isInt(fence.created_unix)).toBe(true);
+      expect(fence.created_unix).toBeGreaterThanOrEqual(before - 1);
+      expect(fence.created_unix).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
+
+      expect(await list(alice)).toContainEqual(fence);
+      expect(expectSuccess(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)))).toEqual(fence);
+
+      const del = await svc.http().delete(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken));
+      expect(expectSuccess(del)).toEqual({ uid: fence.uid, deleted: true });
+      expect(del.status).toBe(200);
+
+      expectError(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+      expectError(await svc.http().delete(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+      expect((await list(alice)).map((f) => f.uid)).not.toContain(fence.uid);
+    });
+
+    it('keeps every fence of the account, oldest first, with its geometry as sent', async () => {
+      const withHole = {
+        type: 'Polygon',
+        bbox: [0, 0, 10, 10],
+        coordinates: [
+          [
+            [0, 0],
+            [10, 0],
+            [10, 10],
+            [0, 10],
+            [0, 0],
+          ],
+          [
+            [2, 2, 5],
+            [4, 2, 5],
+            [4, 4, 5],
+            [2, 2, 5],
+          ],
+        ],
+      };
+      const edges = polygon([
+        [-180, -90],
+        [180, -90],
+        [180, 90],
+        [-180, -90],
+      ]);
+      const a = await create(alice, { name: 'x'.repeat(100), geometry: withHole });
+      const b = await create(alice, { name: 'Edges', geometry: edges });
+      expect(a.geometry).toEqual(withHole);
+      expect(b.geometry).toEqual(edges);
+      const uids = (await list(alice)).map((f) => f.uid);
+      expect(uids).toEqual(expect.arrayContaining([a.uid, b.uid]));
+      expect(uids.indexOf(a.uid)).toBeLessThan(uids.indexOf(b.uid));
+      expect(expectSuccess(await svc.http().get(`/user/fence/${b.uid}`).set('Cookie', alice.cookie))).toEqual(b);
+    });
+
+    const ring = (...positions: unknown[]) => positions;
+    it.each([
+      ['a missing name', { geometry: SQUARE }, 'name'],
+      ['an empty name', { name: '', geometry: SQUARE }, 'name'],
+      ['a name of 101 characters', { name: 'n'.repeat(101), geometry: SQUARE }, 'name'],
+      ['a name that is not a string', { name: 5, geometry: SQUARE }, 'name'],
+      ['a missing geometry', { name: 'F' }, 'geometry'],
+      ['a geometry that is a string', { name: 'F', geometry: 'POLYGON((5.1 52, 5.2 52, 5.2 52.1, 5.1 52))' }, 'geometry'],
+      ['a geometry that is an array', { name: 'F', geometry: SQUARE.coordinates }, 'geometry'],
+      ['a geometry that is null', { name: 'F', geometry: null }, 'geometry'],
+      ['a Point', { name: 'F', geometry: { type: 'Point', coordinates: [5.1, 52.0] } }, 'geometry'],
+      ['a type other than Polygon', { name: 'F', geometry: { ...SQUARE, type: 'LineString' } }, 'geometry'],
+      ['no rings', { name: 'F', geometry: { type: 'Polygon', coordinates: [] } }, 'geometry'],
+      ['a ring of 3 positions', { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.1, 52.0])) }, 'geometry'],
+      ['a ring that is not closed', { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.2, 52.1], [5.1, 52.1])) }, 'geometry'],
+      ['longitude 181', { name: 'F', geometry: polygon(ring([181, 52.0], [5.2, 52.0], [5.2, 52.1], [181, 52.0])) }, 'geometry'],
+      ['latitude -91', { name: 'F', geometry: polygon(ring([5.1, -91], [5.2, 52.0], [5.2, 52.1], [5.1, -91])) }, 'geometry'],
+      ['a position holding a string', { name: 'F', geometry: polygon(ring([5.1, 52.0], ['5.2', 52.0], [5.2, 52.1], [5.1, 52.0])) }, 'geometry'],
+      ['a position of one number', { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2], [5.2, 52.1], [5.1, 52.0])) }, 'geometry'],
+      ['an unknown member in the body', { name: 'F', geometry: SQUARE, color: 'red' }, 'color'],
+      ['constructor in the body', { name: 'F', geometry: SQUARE, constructor: { prototype: {} } }, 'constructor'],
+      ['an unknown member inside geometry', { name: 'F', geometry: { ...SQUARE, properties: {} } }, 'geometry'],
+    ])('refuses %s with 400 VALIDATION_FAILED naming %s, storing nothing', async (_what, body, field) => {
+      const before = await list(alice);
+      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).send(body as object), 400, 'VALIDATION_FAILED', field as string);
+      expect(await list(alice)).toEqual(before);
+    });
+
+    it('refuses __proto__ in the body and malformed JSON, storing nothing', async () => {
+      const before = await list(alice);
+      const proto = `{"name":"F","geometry":${JSON.stringify(SQUARE)},"__proto__":{"admin":true}}`;
+      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).set('Content-Type', 'application/json').send(proto), 400, 'VALIDATION_FAILED');
+      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).set('Content-Type', 'application/json').send('{"name": "F", "geometry": '), 400, 'MALFORMED_JSON');
+      expect(await list(alice)).toEqual(before);
+    });
+
+    it('names each bad member in its own entry', async () => {
+      const errors = expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).send({ name: 7, geometry: 'x', extra: 1 }), 400, 'VALIDATION_FAILED');
+      expect([...new Set(errors.map((e) => e.field))].sort()).toEqual(['extra', 'geometry', 'name']);
+    });
+
+    it('hides another account’s fence: GET and DELETE are 404 and the fence stays with its owner', async () => {
+      const fence = await create(alice, { name: 'Private', geometry: SQUARE });
+      expectError(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(bob.appToken)), 404, 'NOT_FOUND');
+      expectError(await svc.http().delete(`/user/fence/${fence.uid}`).set(...bearer(bob.appToken)), 404, 'NOT_FOUND');
+      expectError(await svc.http().delete(`/user/fence/${fence.uid}`).set('Cookie', bob.cookie), 404, 'NOT_FOUND');
+      expect((await list(bob)).map((f) => f.uid)).not.toContain(fence.uid);
+      expect(expectSuccess(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)))).toEqual(fence);
+      expect(await list(alice)).toContainEqual(fence);
+    });
+
+    it('is 404 NOT_FOUND for an unknown uid', async () => {
+      expectError(await svc.http().get('/user/fence/999999').set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+      expectError(await svc.http().delete('/user/fence/999999').set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+    });
+
+    it.each(['abc', '1.5', '-1'])('is 400 VALIDATION_FAILED naming uid for the uid %s', async (uid) => {
+      expectError(await svc.http().get(`/user/fence/${uid}`).set(...bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'uid');
+      expectError(await svc.http().delete(`/user/fence/${uid}`).set(...bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'uid');
+    });
+
+    it('needs credentials on every route', async () => {
+      const fence = await create(alice, { name: 'Guarded', geometry: SQUARE });
+      expectError(await svc.http().get('/user/fence'), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().get(`/user/fence/${fence.uid}`), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().post('/user/fence').send({ name: 'Anon', geometry: SQUARE }), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().delete(`/user/fence/${fence.uid}`), 401, 'AUTH_REQUIRED');
+      expect(await list(alice)).toContainEqual(fence);
+      expect((await list(alice)).map((f) => f.name)).not.toContain('Anon');
+    });
+  });
+
+  describe('/user/gateways', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const HOUR = 3600;
+    const DAY = 86_400;
+
+    const gateways = async (who: Account, networkRef?: number) =>
+      expectSuccess<Gateway[]>(await svc.http().get(networkRef === undefined ? '/user/gateways' : `/user/gateways/${networkRef}`).set(...bearer(who.appToken)));
+    const byId = (list: Gateway[]) => Object.fromEntries(list.map((g) => [g.gateway_id, g]));
+    const ids = (list: Gateway[]) => list.map((g) => g.gateway_id).sort();
+
+    async function registerDevice(who: Account) {
+      const eui = randomEui();
+      const data = expectSuccess<{ uid: number }>(await svc.http().post(`/user/device/${eui}`).set('Cookie', who.cookie).send({}), 201);
+      expect(isInt(data.uid)).toBe(true);
+      return { eui, uid: data.uid };
+    }
+
+    interface Reception {
+      gateway: string;
+      network: number | null;
+      rssi: number | null;
+      snr?: number | null;
+      lat?: number | null;
+      lon?: number | null;
+    }
+
+    /** One uplink of the device received at `at` (unix seconds), heard by these gateways. */
+    async function uplink(deviceUid: number, at: number, receptions: Reception[]) {
+      const [{ uid }]: { uid: string | number }[] = await ds.query(
+        `INSERT INTO uplinks (device_id, received_at, port, payload, rssi) VALUES ($1, to_timestamp($2), 1, '\\x0102'::bytea, $3) RETURNING uid`,
+        [deviceUid, at, receptions[0]?.rssi ?? null],
+      );
+      for (const r of receptions) {
+        await ds.query(
+          `INSERT INTO uplink_gateways (uplink_id, device_id, gateway_id, network_ref, received_at, rssi, snr, lat, lon)
+           VALUES ($1, $2, $3, $4, to_timestamp($5), $6, $7, $8, $9)`,
+          [uid, deviceUid, r.gateway, r.network, at, r.rssi, r.snr ?? null, r.lat ?? null, r.lon ?? null],
+        );
+      }
+    }
+
+    let gina: Account;
+    let hugo: Account;
+    let ginaDevice: { eui: string; uid: number };
+
+    // gw-alpha (network 2): within 24 h at now-60 (-100, no position), now-600 (-101, 52.0/5.0) and
+    // now-23h55 (-103, 51.0/4.0); outside at now-24h05 (-50, 50.0/3.0).
+    // gw-beta (network 3): once at now-600 (-110.5, 48.1/11.5).
+    // gw-gamma (network 2): only 3 days ago (-90, 1.0/2.0).
+    const ALPHA = { gateway_id: 'gw-alpha', network_ref: 2, lat: 52.0, lon: 5.0, last_seen_unix: now - 60, uplinks_24h: 3, rssi_avg: -101.3 };
+    const BETA = { gateway_id: 'gw-beta', network_ref: 3, lat: 48.1, lon: 11.5, last_seen_unix: now - 600, uplinks_24h: 1, rssi_avg: -110.5 };
+    const GAMMA = { gateway_id: 'gw-gamma', network_ref: 2, lat: 1.0, lon: 2.0, last_seen_unix: now - 3 * DAY, uplinks_24h: 0, rssi_avg: null };
+
+    beforeAll(async () => {
+      gina = await accountWithCredentials(svc, 'gina');
+      hugo = await accountWithCredentials(svc, 'hugo');
+    });
+
+    it('is an empty list for a new account, on every network too', async () => {
+      expect(await gateways(gina)).toEqual([]);
+      expect(await gateways(gina, 1)).toEqual([]);
+      expect(await gateways(gina, 2)).toEqual([]);
+      const res = await svc.http().get('/user/gateways').set('Cookie', gina.cookie);
+      expect(res.body).toEqual({ errors: [], debug: [], meta: [], messages: [], data: [], success: true });
+    });
+
+    it('is still empty with a device that has no uplinks', async () => {
+      ginaDevice = await registerDevice(gina);
+      expect(await gateways(gina)).toEqual([]);
+    });
+
+    it('computes each gateway from the receptions of the caller’s uplinks', async () => {
+      const d = ginaDevice.uid;
+      await uplink(d, now - 60, [{ gateway: 'gw-alpha', network: 2, rssi: -100, snr: 7 }]);
+      await uplink(d, now - 600, [
+        { gateway: 'gw-alpha', network: 2, rssi: -101, snr: 5, lat: 52.0, lon: 5.0 },
+        { gateway: 'gw-beta', network: 3, rssi: -110.5, snr: -3, lat: 48.1, lon: 11.5 },
+      ]);
+      await uplink(d, now - 23 * HOUR - 55 * 60, [{ gateway: 'gw-alpha', network: 2, rssi: -103, lat: 51.0, lon: 4.0 }]);
+      await uplink(d, now - DAY - 5 * 60, [{ gateway: 'gw-alpha', network: 2, rssi: -50, lat: 50.0, lon: 3.0 }]);
+      await uplink(d, now - 3 * DAY, [{ gateway: 'gw-gamma', network: 2, rssi: -90, lat: 1.0, lon: 2.0 }]);
+
+      const list = await gateways(gina);
+      expect(ids(list)).toEqual(['gw-alpha', 'gw-beta', 'gw-gamma']);
+      for (const g of list) {
+        expect(Object.keys(g).sort()).toEqual(['gateway_id', 'last_seen_unix', 'lat', 'lon', 'network_ref', 'rssi_avg', 'uplinks_24h']);
+        expect(isInt(g.last_seen_unix) && isInt(g.uplinks_24h)).toBe(true);
+      }
+      const g = byId(list);
+      expect(g['gw-alpha']).toEqual(ALPHA);
+      expect(g['gw-beta']).toEqual(BETA);
+      expect(g['gw-gamma']).toEqual(GAMMA);
+    });
+
+    it('filters by network_ref', async () => {
+      const two = await gateways(gina, 2);
+      expect(ids(two)).toEqual(['gw-alpha', 'gw-gamma']);
+      expect(byId(two)['gw-alpha']).toEqual(ALPHA);
+      expect(byId(two)['gw-gamma']).toEqual(GAMMA);
+      expect(await gateways(gina, 3)).toEqual([BETA]);
+      expect(await gateways(gina, 1)).toEqual([]);
+      expect(await gateways(gina, 4)).toEqual([]);
+    });
+
+    it('is 404 NOT_FOUND for an unknown network_ref and 400 VALIDATION_FAILED for a non-integer one', async () => {
+      expectError(await svc.http().get('/user/gateways/9999').set(...bearer(gina.appToken)), 404, 'NOT_FOUND');
+      for (const bad of ['abc', '1.5', '-1']) {
+        expectError(await svc.http().get(`/user/gateways/${bad}`).set(...bearer(gina.appToken)), 400, 'VALIDATION_FAILED', 'network_ref');
+      }
+    });
+
+    it('filters by the caller’s own network, and is 404 for another account’s network', async () => {
+      const [{ uid: own }]: { uid: number }[] = await ds.query(
+        `INSERT INTO networks (name, description, interface, type_ref, adapter, account_id) VALUES ('Gina integrator', '', 'REST', 7, 'rest', $1) RETURNING uid`,
+        [gina.account.id],
+      );
+      const hugoDevice = await registerDevice(hugo);
+      await uplink(hugoDevice.uid, now - 100, [{ gateway: 'gw-private', network: own, rssi: -70 }]);
+      // Hugo's device on Gina's network still counts for Hugo in the whole list.
+      expect(ids(await gateways(hugo))).toContain('gw-private');
+      expect(await gateways(gina, own)).toEqual([]);
+      expectError(await svc.http().get(`/user/gateways/${own}`).set(...bearer(hugo.appToken)), 404, 'NOT_FOUND');
+      await uplink(ginaDevice.uid, now - 100, [{ gateway: 'gw-own', network: own, rssi: -60, lat: 10, lon: 20 }]);
+      expect(await gateways(gina, own)).toEqual([{ gateway_id: 'gw-own', network_ref: own, lat: 10, lon: 20, last_seen_unix: now - 100, uplinks_24h: 1, rssi_avg: -60 }]);
+    });
+
+    it('never shows another account’s receptions, not even on a gateway both use', async () => {
+      const hugoDevice = await registerDevice(hugo);
+      await uplink(hugoDevice.uid, now - 30, [
+        { gateway: 'gw-alpha', network: 2, rssi: -40 },
+        { gateway: 'gw-hugo', network: 3, rssi: -80, lat: 40.0, lon: -3.7 },
+      ]);
+      const ginas = byId(await gateways(gina));
+      expect(ginas['gw-alpha']).toEqual(ALPHA);
+      expect(ginas['gw-hugo']).toBeUndefined();
+
+      const hugos = byId(await gateways(hugo));
+      expect(hugos['gw-alpha']).toEqual({ gateway_id: 'gw-alpha', network_ref: 2, lat: null, lon: null, last_seen_unix: now - 30, uplinks_24h: 1, rssi_avg: -40 });
+      expect(hugos['gw-hugo']).toEqual({ gateway_id: 'gw-hugo', network_ref: 3, lat: 40.0, lon: -3.7, last_seen_unix: now - 30, uplinks_24h: 1, rssi_avg: -80 });
+      expect(hugos['gw-beta']).toBeUndefined();
+      expect(hugos['gw-gamma']).toBeUndefined();
+      expect(await gateways(hugo, 3)).toEqual([hugos['gw-hugo']]);
+    });
+
+    it('drops the receptions of a device its owner deleted', async () => {
+      const extra = await registerDevice(gina);
+      await uplink(extra.uid, now - 10, [
+        { gateway: 'gw-alpha', network: 2, rssi: -80, lat: 53.0, lon: 6.0 },
+        { gateway: 'gw-delta', network: 3, rssi: -95 },
+      ]);
+      const during = byId(await gateways(gina));
+      expect(during['gw-alpha']).toEqual({ ...ALPHA, lat: 53.0, lon: 6.0, last_seen_unix: now - 10, uplinks_24h: 4, rssi_avg: -96 });
+      expect(during['gw-delta']).toMatchObject({ network_ref: 3, uplinks_24h: 1, rssi_avg: -95, last_seen_unix: now - 10 });
+
+      const res = await svc.http().delete(`/user/device/${extra.eui}`).set(...bearer(gina.appToken));
+      expect(expectSuccess(res)).toEqual({ devEUI: extra.eui, removed: true });
+
+      const after = byId(await gateways(gina));
+      expect(after['gw-delta']).toBeUndefined();
+      expect(after['gw-alpha']).toEqual(ALPHA);
+      expect(after['gw-beta']).toEqual(BETA);
+      expect(await gateways(gina, 3)).toEqual([BETA]);
+    });
+
+    it('needs credentials', async () => {
+      expectError(await svc.http().get('/user/gateways'), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().get('/user/gateways/2'), 401, 'AUTH_REQUIRED');
+    });
+  });
+});
