@@ -130,29 +130,29 @@ describe('fences and gateways', () => {
 
     const ring = (...positions: unknown[]) => positions;
     it.each([
-      ['a missing name', { geometry: SQUARE }, 'name'],
-      ['an empty name', { name: '', geometry: SQUARE }, 'name'],
-      ['a name of 101 characters', { name: 'n'.repeat(101), geometry: SQUARE }, 'name'],
-      ['a name that is not a string', { name: 5, geometry: SQUARE }, 'name'],
-      ['a missing geometry', { name: 'F' }, 'geometry'],
-      ['a geometry that is a string', { name: 'F', geometry: 'POLYGON((5.1 52, 5.2 52, 5.2 52.1, 5.1 52))' }, 'geometry'],
-      ['a geometry that is an array', { name: 'F', geometry: SQUARE.coordinates }, 'geometry'],
-      ['a geometry that is null', { name: 'F', geometry: null }, 'geometry'],
-      ['a Point', { name: 'F', geometry: { type: 'Point', coordinates: [5.1, 52.0] } }, 'geometry'],
-      ['a type other than Polygon', { name: 'F', geometry: { ...SQUARE, type: 'LineString' } }, 'geometry'],
-      ['no rings', { name: 'F', geometry: { type: 'Polygon', coordinates: [] } }, 'geometry'],
-      ['a ring of 3 positions', { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.1, 52.0])) }, 'geometry'],
-      ['a ring that is not closed', { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.2, 52.1], [5.1, 52.1])) }, 'geometry'],
-      ['longitude 181', { name: 'F', geometry: polygon(ring([181, 52.0], [5.2, 52.0], [5.2, 52.1], [181, 52.0])) }, 'geometry'],
-      ['latitude -91', { name: 'F', geometry: polygon(ring([5.1, -91], [5.2, 52.0], [5.2, 52.1], [5.1, -91])) }, 'geometry'],
-      ['a position holding a string', { name: 'F', geometry: polygon(ring([5.1, 52.0], ['5.2', 52.0], [5.2, 52.1], [5.1, 52.0])) }, 'geometry'],
-      ['a position of one number', { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2], [5.2, 52.1], [5.1, 52.0])) }, 'geometry'],
-      ['an unknown member in the body', { name: 'F', geometry: SQUARE, color: 'red' }, 'color'],
-      ['constructor in the body', { name: 'F', geometry: SQUARE, constructor: { prototype: {} } }, 'constructor'],
-      ['an unknown member inside geometry', { name: 'F', geometry: { ...SQUARE, properties: {} } }, 'geometry'],
-    ])('refuses %s with 400 VALIDATION_FAILED naming %s, storing nothing', async (_what, body, field) => {
+      { what: 'a missing name', body: { geometry: SQUARE }, field: 'name' },
+      { what: 'an empty name', body: { name: '', geometry: SQUARE }, field: 'name' },
+      { what: 'a name of 101 characters', body: { name: 'n'.repeat(101), geometry: SQUARE }, field: 'name' },
+      { what: 'a name that is not a string', body: { name: 5, geometry: SQUARE }, field: 'name' },
+      { what: 'a missing geometry', body: { name: 'F' }, field: 'geometry' },
+      { what: 'a geometry that is a string', body: { name: 'F', geometry: 'POLYGON((5.1 52, 5.2 52, 5.2 52.1, 5.1 52))' }, field: 'geometry' },
+      { what: 'a geometry that is an array', body: { name: 'F', geometry: SQUARE.coordinates }, field: 'geometry' },
+      { what: 'a geometry that is null', body: { name: 'F', geometry: null }, field: 'geometry' },
+      { what: 'a Point', body: { name: 'F', geometry: { type: 'Point', coordinates: [5.1, 52.0] } }, field: 'geometry' },
+      { what: 'a type other than Polygon', body: { name: 'F', geometry: { ...SQUARE, type: 'LineString' } }, field: 'geometry' },
+      { what: 'no rings', body: { name: 'F', geometry: { type: 'Polygon', coordinates: [] } }, field: 'geometry' },
+      { what: 'a ring of 3 positions', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.1, 52.0])) }, field: 'geometry' },
+      { what: 'a ring that is not closed', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.2, 52.1], [5.1, 52.1])) }, field: 'geometry' },
+      { what: 'longitude 181', body: { name: 'F', geometry: polygon(ring([181, 52.0], [5.2, 52.0], [5.2, 52.1], [181, 52.0])) }, field: 'geometry' },
+      { what: 'latitude -91', body: { name: 'F', geometry: polygon(ring([5.1, -91], [5.2, 52.0], [5.2, 52.1], [5.1, -91])) }, field: 'geometry' },
+      { what: 'a position holding a string', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], ['5.2', 52.0], [5.2, 52.1], [5.1, 52.0])) }, field: 'geometry' },
+      { what: 'a position of one number', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2], [5.2, 52.1], [5.1, 52.0])) }, field: 'geometry' },
+      { what: 'an unknown member in the body', body: { name: 'F', geometry: SQUARE, color: 'red' }, field: 'color' },
+      { what: 'constructor in the body', body: { name: 'F', geometry: SQUARE, constructor: { prototype: {} } }, field: 'constructor' },
+      { what: 'an unknown member inside geometry', body: { name: 'F', geometry: { ...SQUARE, properties: {} } }, field: 'geometry' },
+    ])('refuses $what with 400 VALIDATION_FAILED naming $field, storing nothing', async ({ body, field }) => {
       const before = await list(alice);
-      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).send(body as object), 400, 'VALIDATION_FAILED', field as string);
+      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).send(body as object), 400, 'VALIDATION_FAILED', field);
       expect(await list(alice)).toEqual(before);
     });
 

@@ -1,3 +1,5 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
@@ -109,6 +111,24 @@ describe('system routes', () => {
     const ready = expectSuccess<{ status: string; details: Record<string, unknown> }>(await svc.http().get('/health/ready'));
     expect(ready.status).toBe('ok');
     expect(Object.keys(ready.details)).toEqual(expect.arrayContaining(['database', 'queue', ...(svc.config.redis.url ? ['redis'] : [])]));
+  });
+});
+
+describe('readiness while migrations are pending', () => {
+  let svc: TestService;
+  afterAll(() => svc?.close());
+
+  it('answers 503 UNAVAILABLE naming the database, and recovers when they are applied', async () => {
+    svc = await startTestService();
+    const db = svc.app.get<DataSource>(getDataSourceToken());
+    const [latest] = await db.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1');
+    const [row] = await db.query('SELECT * FROM schema_migrations WHERE name = $1', [latest.name]);
+    await db.query('DELETE FROM schema_migrations WHERE name = $1', [latest.name]);
+    const res = await svc.http().get('/health/ready');
+    expectError(res, 503, 'UNAVAILABLE', 'database');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    await db.query('INSERT INTO schema_migrations (id, timestamp, name) VALUES ($1, $2, $3)', [row.id, row.timestamp, row.name]);
+    expectSuccess(await svc.http().get('/health/ready'));
   });
 });
 
