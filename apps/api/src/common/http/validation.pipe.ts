@@ -36,6 +36,9 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Path parameters are parsed by their own pipes (EuiParamPipe, IntParamPipe): converting them
+    // here first would let "1e3" pass as 1000.
+    if (metadata.type === 'param' || metadata.type === 'custom') return value;
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
       // A route with a body DTO and no body at all: validate an empty object, so that the
       // required members are named rather than the body as a whole.
