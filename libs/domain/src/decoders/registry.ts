@@ -1,9 +1,17 @@
+import { cayenneLppDecoder } from './cayenne-lpp';
 import type { Decoder } from './decoder';
+import { dtCameraTrapDecoder } from './dt-camera-trap';
+import { dtEnvironmentDecoder } from './dt-environment';
+import { dtTrackerDecoder } from './dt-tracker';
 import { rawDecoder } from './raw';
 
-/** Decoders by their datamodel name (the `decoders.name` column). */
+/** Built-in decoders by their datamodel name (the `decoders.name` column). */
 const DECODERS: Readonly<Record<string, Decoder>> = {
   raw: rawDecoder,
+  'Cayenne LPP': cayenneLppDecoder,
+  'DT Tracker': dtTrackerDecoder,
+  'DT Environment': dtEnvironmentDecoder,
+  'DT Camera Trap': dtCameraTrapDecoder,
 };
 
 /** The decoder of that name, or null when this build has no implementation of it. */
