@@ -1,0 +1,5 @@
+export * from './chirpstack';
+export * from './normalized-uplink';
+export { parseItem } from './read';
+export * from './rest';
+export * from './ttn';
