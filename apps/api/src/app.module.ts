@@ -13,6 +13,7 @@ import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { CacheModule } from './modules/cache/cache.module';
 import { DatamodelModule } from './modules/datamodel/datamodel.module';
 import { DemoModule } from './modules/demo/demo.module';
 import { DevicesModule } from './modules/devices/devices.module';
@@ -20,9 +21,11 @@ import { FencesModule } from './modules/fences/fences.module';
 import { GatewaysModule } from './modules/gateways/gateways.module';
 import { FeedbackModule } from './modules/feedback/feedback.module';
 import { HealthModule } from './modules/health/health.module';
+import { IngestModule } from './modules/ingest/ingest.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SystemModule } from './modules/system/system.module';
 import { TokensModule } from './modules/tokens/tokens.module';
+import { UplinksModule } from './modules/uplinks/uplinks.module';
 import { UserModule } from './modules/user/user.module';
 
 export interface DatabaseEndpoint {
@@ -46,7 +49,7 @@ export class AppModule {
             customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
           },
         }),
-        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }),
+        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         AuthCoreModule,
@@ -59,6 +62,9 @@ export class AppModule {
         DatamodelModule,
         FencesModule,
         GatewaysModule,
+        IngestModule,
+        UplinksModule,
+        CacheModule,
         SystemModule,
         FeedbackModule,
         HealthModule,

@@ -8,6 +8,7 @@ export const QUEUES = {
   maintenance: 'maintenance',
   devicePurge: 'device-purge',
   deviceRedecode: 'device-redecode',
+  cacheRebuild: 'cache-rebuild',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -20,6 +21,8 @@ export interface JobPayloads {
   'device.purge': { deviceUid: number };
   /** Decodes the device's stored uplinks again with its current decoder (after a decoder change). */
   'device.redecode': { deviceUid: number; decoderRef: number | null };
+  /** Renders a device's data rows into its cache entry for the current version. */
+  'cache.rebuild': { deviceUid: number };
 }
 export type JobName = keyof JobPayloads;
 
@@ -29,6 +32,10 @@ export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
   'maintenance.purge-expired': QUEUES.maintenance,
   'device.purge': QUEUES.devicePurge,
   'device.redecode': QUEUES.deviceRedecode,
+  'cache.rebuild': QUEUES.cacheRebuild,
 };
+
+/** The one job id of a device's cache rebuild: requests while one waits collapse into it. */
+export const cacheRebuildJobId = (deviceUid: number) => `cache.rebuild-${deviceUid}`;
 
 export const ALL_JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

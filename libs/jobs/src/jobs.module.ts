@@ -1,6 +1,7 @@
 import { Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { ALL_JOB_NAMES, type JobName } from '@dts/domain';
+import { CacheRebuildProcessor } from './cache/cache-rebuild.processor';
 import { DevicePurgeProcessor } from './devices/device-purge.processor';
 import { DeviceRedecodeProcessor } from './devices/device-redecode.processor';
 import { JobProcessor } from './job-processor';
@@ -15,7 +16,7 @@ export function unhandledJobs(handled: Iterable<JobName>, all: readonly JobName[
 }
 
 /** Every processor; a job name of libs/domain without one here stops the worker at start. */
-const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcessor, DeviceRedecodeProcessor];
+const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcessor, DeviceRedecodeProcessor, CacheRebuildProcessor];
 
 /**
  * The queue processors. Expects configuration, persistence and queues from the importing root:

@@ -18,7 +18,7 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: loggerOptions(config, 'worker') }),
-        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }),
+        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         HealthModule,

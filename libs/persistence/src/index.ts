@@ -1,3 +1,4 @@
+export * from './cache';
 export * from './data-source';
 export * from './embedded/embedded-postgres';
 export * from './entities';
@@ -8,6 +9,7 @@ export * from './repositories/datamodel.repository';
 export * from './repositories/devices.repository';
 export * from './repositories/fences.repository';
 export * from './repositories/gateways.repository';
+export * from './repositories/ingest.repository';
 export * from './repositories/feedback.repository';
 export * from './repositories/maintenance.repository';
 export * from './repositories/password-resets.repository';
@@ -15,3 +17,4 @@ export * from './repositories/rate-limits.repository';
 export * from './repositories/sessions.repository';
 export * from './repositories/tokens.repository';
 export * from './repositories/uplinks.repository';
+export * from './repositories/uplink-reads.repository';

@@ -1,44 +1,62 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { REDIS_CLIENT } from '@dts/platform';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { CacheChunkStore, PgCacheChunkStore, RedisCacheChunkStore } from './cache/cache-chunk.store';
+import { DataCacheRepository } from './cache/data-cache.repository';
 import { dataSourceOptions, type DatabaseTarget } from './data-source';
 import { AccountsRepository } from './repositories/accounts.repository';
 import { DatamodelRepository } from './repositories/datamodel.repository';
 import { DevicesRepository } from './repositories/devices.repository';
 import { FencesRepository } from './repositories/fences.repository';
 import { GatewaysRepository } from './repositories/gateways.repository';
+import { IngestRepository } from './repositories/ingest.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { MaintenanceRepository } from './repositories/maintenance.repository';
 import { PasswordResetsRepository } from './repositories/password-resets.repository';
 import { RateLimitsRepository } from './repositories/rate-limits.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { TokensRepository } from './repositories/tokens.repository';
+import { UplinkReadsRepository } from './repositories/uplink-reads.repository';
 import { UplinksRepository } from './repositories/uplinks.repository';
 
 const REPOSITORIES = [
   AccountsRepository,
+  DataCacheRepository,
   DatamodelRepository,
   DevicesRepository,
   FencesRepository,
   GatewaysRepository,
+  IngestRepository,
   FeedbackRepository,
   MaintenanceRepository,
   PasswordResetsRepository,
   RateLimitsRepository,
   SessionsRepository,
   TokensRepository,
+  UplinkReadsRepository,
   UplinksRepository,
 ];
 
 /** The database connection and every repository; the only module of either app that touches SQL. */
 @Module({})
 export class PersistenceModule {
-  static forRoot(target: DatabaseTarget): DynamicModule {
+  /** `cachePrefix`: prefix of the data cache's Redis keys, when Redis holds them. */
+  static forRoot(target: DatabaseTarget, cachePrefix = 'dts'): DynamicModule {
     return {
       module: PersistenceModule,
       global: true,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(target), retryAttempts: 3, retryDelay: 1000 })],
-      providers: REPOSITORIES,
-      exports: REPOSITORIES,
+      providers: [
+        ...REPOSITORIES,
+        {
+          provide: CacheChunkStore,
+          inject: [getDataSourceToken(), REDIS_CLIENT],
+          useFactory: (ds: DataSource, redis: Redis | null) => (redis ? new RedisCacheChunkStore(redis, cachePrefix) : new PgCacheChunkStore(ds)),
+        },
+      ],
+      exports: [...REPOSITORIES, CacheChunkStore],
     };
   }
 }

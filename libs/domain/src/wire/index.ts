@@ -9,3 +9,4 @@ export * from './session';
 export * from './system';
 export * from './token';
 export * from './uplink';
+export * from './uplink-mapping';

@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { decoderByName, type JobPayloads, QUEUES } from '@dts/domain';
-import { DatamodelRepository, DevicesRepository, type DecodedUpdate, UplinksRepository } from '@dts/persistence';
+import { DataCacheRepository, DatamodelRepository, DevicesRepository, type DecodedUpdate, UplinksRepository } from '@dts/persistence';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
 
@@ -18,6 +18,7 @@ export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
     private readonly uplinks: UplinksRepository,
     private readonly datamodel: DatamodelRepository,
     private readonly devices: DevicesRepository,
+    private readonly cache: DataCacheRepository,
   ) {
     super();
   }
@@ -45,6 +46,8 @@ export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
       total += rows.length;
       await job.updateProgress({ uplinks: total });
     }
+    // The decoded values changed: the device's cached rendering is stale now.
+    if (total > 0) await this.cache.invalidate(payload.deviceUid);
     return { uplinks: total };
   }
 }

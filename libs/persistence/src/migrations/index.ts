@@ -1,5 +1,6 @@
 import { Foundation1763769600000 } from './1763769600000-foundation';
 import { DevicesDatamodel1763856000000 } from './1763856000000-devices-datamodel';
+import { IngestionCache1763942400000 } from './1763942400000-ingestion-cache';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
-export const MIGRATIONS = [Foundation1763769600000, DevicesDatamodel1763856000000];
+export const MIGRATIONS = [Foundation1763769600000, DevicesDatamodel1763856000000, IngestionCache1763942400000];

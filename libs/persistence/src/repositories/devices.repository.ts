@@ -96,6 +96,12 @@ export class DevicesRepository {
     return row ? { uid: row.uid, eui: row.eui, ownerId: row.owner_id, decoderRef: row.decoder_ref, relation: row.owner_id === accountId ? 'owner' : 'shared' } : null;
   }
 
+  /** Any live device by EUI, whoever owns it: for administrators only. */
+  async byEui(eui: string): Promise<{ uid: number; eui: string } | null> {
+    const rows: { uid: number; eui: string }[] = await this.ds.query('SELECT uid, eui FROM devices WHERE eui = $1 AND deleted_at IS NULL', [eui]);
+    return rows[0] ?? null;
+  }
+
   async listEuis(accountId: number): Promise<string[]> {
     const rows: { eui: string }[] = await this.ds.query(`SELECT d.eui FROM devices d WHERE ${ACCESSIBLE} ORDER BY d.eui`, [accountId]);
     return rows.map((r) => r.eui);

@@ -1,0 +1,54 @@
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Eui } from '@dts/domain';
+import { AdminOnly } from '../../common/auth/auth.decorators';
+import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
+import { EUI_PARAM } from '../devices/devices.controller';
+import { CacheService } from './cache.service';
+import { CacheEntryResponse, CacheInvalidatedAllResponse, CacheInvalidatedResponse, CacheTotalsResponse } from './dto/cache.responses';
+
+/** The per-device data cache, for administrators. */
+@ApiTags('cache')
+@Controller('cache')
+@AdminOnly()
+export class CacheController {
+  constructor(private readonly cache: CacheService) {}
+
+  @Get('status')
+  @ApiOperation({ summary: 'Cache totals' })
+  @ApiEnvelope(CacheTotalsResponse)
+  @ApiErrors('AUTH_REQUIRED', 'ADMIN_ONLY')
+  totals() {
+    return this.cache.totals();
+  }
+
+  @Get('status/:eui')
+  @ApiOperation({ summary: 'One device’s cache entry' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope(CacheEntryResponse)
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'ADMIN_ONLY', 'NOT_FOUND')
+  entry(@Param('eui', EuiParamPipe) eui: Eui) {
+    return this.cache.entry(eui);
+  }
+
+  // Before invalidate/{eui}: "all" is not an EUI.
+  @Post('invalidate/all')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Invalidate every entry and queue their rebuilds' })
+  @ApiEnvelope(CacheInvalidatedAllResponse, { status: 202 })
+  @ApiErrors('AUTH_REQUIRED', 'ADMIN_ONLY')
+  invalidateAll() {
+    return this.cache.invalidateAll();
+  }
+
+  @Post('invalidate/:eui')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Invalidate one device’s entry and queue its rebuild' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope(CacheInvalidatedResponse, { status: 202 })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'ADMIN_ONLY', 'NOT_FOUND')
+  invalidate(@Param('eui', EuiParamPipe) eui: Eui) {
+    return this.cache.invalidate(eui);
+  }
+}

@@ -1,0 +1,45 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value);
+
+/** Query of GET /user/device/table/{eui}: the whole history, oldest first, unless narrowed. */
+export class HistoryQueryDto {
+  @ApiPropertyOptional({ description: 'From this time on (unix seconds, inclusive).' })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'from must be unix seconds' })
+  @Min(0)
+  from?: number;
+
+  @ApiPropertyOptional({ description: 'Up to this time (unix seconds, inclusive).' })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'to must be unix seconds' })
+  @Min(0)
+  to?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100000, description: 'At most this many rows; absent: all.' })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1)
+  @Max(100_000)
+  limit?: number;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'asc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'order must be asc or desc' })
+  order?: 'asc' | 'desc';
+}
+
+/** GET /user/device/data/{eui} also takes `filter`. */
+export class DataQueryDto extends HistoryQueryDto {
+  @ApiPropertyOptional({ description: 'Comma-separated data type aliases (GET /datamodel/data/type/all), e.g. LAT,LON,ALT.', example: 'LAT,LON,ALT' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  @Matches(/^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$/, { message: 'filter must be data type aliases separated by commas' })
+  filter?: string;
+}

@@ -1,0 +1,48 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Eui } from '@dts/domain';
+import type { Response } from 'express';
+import type { AuthPrincipal } from '../../common/auth/auth-principal';
+import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { RawResponse } from '../../common/http/envelope.interceptor';
+import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
+import { EUI_PARAM } from '../devices/devices.controller';
+import { DataQueryDto, HistoryQueryDto } from './dto/history-query.dto';
+import { DataRowResponse, UplinkRecordResponse, UplinkTestResponse } from './dto/uplink.responses';
+import { UplinksService } from './uplinks.service';
+
+@ApiTags('data')
+@Controller()
+export class UplinksController {
+  constructor(private readonly uplinks: UplinksService) {}
+
+  @Get('user/device/table/:eui')
+  @RawResponse()
+  @ApiOperation({ summary: 'One row per uplink (the whole history by default, oldest first), streamed' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope([UplinkRecordResponse])
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  table(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: HistoryQueryDto, @Res() res: Response) {
+    return this.uplinks.table(me, eui, query, res);
+  }
+
+  @Get('user/device/data/:eui')
+  @RawResponse()
+  @ApiOperation({ summary: 'Measurement rows, streamed; `filter` picks members and adds meta {data_types, cache_file_version}' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope([DataRowResponse], { meta: { oneOf: [{ type: 'array', items: {} }, { type: 'object', properties: { data_types: { type: 'array', items: { type: 'integer' } }, cache_file_version: { type: 'integer' } } }] } })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  data(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: DataQueryDto, @Res() res: Response) {
+    return this.uplinks.data(me, eui, query, res);
+  }
+
+  @Get('test/uplink/:eui')
+  @ApiOperation({ summary: 'Decode the newest stored uplink again with the current decoder, storing nothing' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope(UplinkTestResponse)
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  test(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui) {
+    return this.uplinks.test(me, eui);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './cache-chunk.store';
+export * from './data-cache.repository';
