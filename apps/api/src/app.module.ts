@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from '@dts/jobs';
 import { PersistenceModule } from '@dts/persistence';
-import { type AppConfig, ConfigModule, httpLogSerializers, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
+import { type AppConfig, CodecsModule, ConfigModule, httpLogSerializers, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
 import type { Request } from 'express';
 import { AuthCoreModule } from './common/auth/auth-core.module';
 import { AuthGuard } from './common/auth/auth.guard';
@@ -14,6 +14,7 @@ import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CacheModule } from './modules/cache/cache.module';
+import { CodecsApiModule } from './modules/codecs/codecs.module';
 import { DatamodelModule } from './modules/datamodel/datamodel.module';
 import { DemoModule } from './modules/demo/demo.module';
 import { DevicesModule } from './modules/devices/devices.module';
@@ -52,6 +53,7 @@ export class AppModule {
         PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
+        CodecsModule,
         AuthCoreModule,
         ThrottlingModule,
         AuthModule,
@@ -65,6 +67,7 @@ export class AppModule {
         IngestModule,
         UplinksModule,
         CacheModule,
+        CodecsApiModule,
         SystemModule,
         FeedbackModule,
         HealthModule,

@@ -11,3 +11,6 @@ export * from './redis/redis';
 export * from './redis/redis.module';
 export * from './health/health.module';
 export * from './health/readiness.service';
+export * from './codecs/codec-sandbox';
+export * from './codecs/codecs.module';
+export * from './codecs/decoding.service';

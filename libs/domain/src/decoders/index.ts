@@ -1,4 +1,5 @@
 export * from './cayenne-lpp';
+export * from './codec-output';
 export * from './decoder';
 export * from './dt-camera-trap';
 export * from './dt-environment';

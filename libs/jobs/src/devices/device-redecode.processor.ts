@@ -1,6 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
-import { decoderByName, type JobPayloads, QUEUES } from '@dts/domain';
+import { type JobPayloads, QUEUES } from '@dts/domain';
 import { DataCacheRepository, DatamodelRepository, DevicesRepository, type DecodedUpdate, UplinksRepository } from '@dts/persistence';
+import { DecodingService } from '@dts/platform';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
 
@@ -19,6 +20,7 @@ export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
     private readonly datamodel: DatamodelRepository,
     private readonly devices: DevicesRepository,
     private readonly cache: DataCacheRepository,
+    private readonly decoding: DecodingService,
   ) {
     super();
   }
@@ -28,17 +30,15 @@ export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
     // decode with the latest.
     const device = await this.devices.metaRowByUid(payload.deviceUid);
     if (!device) return { uplinks: 0 };
-    const name = device.decoder_ref === null ? 'raw' : (await this.datamodel.decoder(device.decoder_ref))?.name;
-    if (!name) throw new UnrecoverableError(`decoder ${device.decoder_ref} does not exist`);
-    const decode = decoderByName(name);
-    if (!decode) throw new UnrecoverableError(`decoder "${name}" has no implementation in this build`);
+    const decoder = device.decoder_ref === null ? null : await this.datamodel.decoderByUid(device.decoder_ref);
+    if (device.decoder_ref !== null && !decoder) throw new UnrecoverableError(`decoder ${device.decoder_ref} does not exist`);
     let after = '0';
     let total = 0;
     for (;;) {
       const rows = await this.uplinks.payloadBatch(payload.deviceUid, after, REDECODE_BATCH);
       if (rows.length === 0) break;
       const updates: DecodedUpdate[] = rows.map((row) => {
-        const result = decode(new Uint8Array(row.payload), row.port);
+        const result = this.decoding.decode(decoder, new Uint8Array(row.payload), row.port);
         return { uid: row.uid, decoded: result.decoded, valid: result.valid, error: result.error, ...result.measurements };
       });
       await this.uplinks.applyDecoded(updates);

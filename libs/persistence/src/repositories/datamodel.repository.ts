@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { returningRows } from './sql-results';
 
 export interface NetworkRow {
   uid: number;
@@ -28,6 +29,9 @@ export interface DeviceModelRow {
 
 export interface DecoderRow {
   uid: number;
+  /** The account a codec belongs to; null for the built-in decoders. */
+  account_id: number | null;
+  script: string | null;
   name: string;
   description: string;
   interface: string | null;
@@ -58,7 +62,10 @@ export interface DeviceTypeRow {
   type_name: string;
 }
 
-/** The enumerations seeded by migrations; networks are global or the account's own. */
+const DECODER_SELECT = `SELECT d.uid, d.account_id, d.script, d.name, d.description, d.interface, d.type_ref, d.lorawan_net_id, d.device, f.name AS manufacturer
+  FROM decoders d JOIN manufacturers f ON f.uid = d.manufacturer_ref`;
+
+/** The enumerations seeded by migrations; networks and decoders are global or the account's own. */
 @Injectable()
 export class DatamodelRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -96,15 +103,43 @@ export class DatamodelRepository {
     );
   }
 
-  decoders(): Promise<DecoderRow[]> {
-    return this.ds.query(
-      `SELECT d.uid, d.name, d.description, d.interface, d.type_ref, d.lorawan_net_id, d.device, f.name AS manufacturer
-       FROM decoders d JOIN manufacturers f ON f.uid = d.manufacturer_ref ORDER BY d.uid`,
-    );
+  /** The built-in decoders and the account's own codecs. */
+  decoders(accountId: number): Promise<DecoderRow[]> {
+    return this.ds.query(`${DECODER_SELECT} WHERE d.account_id IS NULL OR d.account_id = $1 ORDER BY d.uid`, [accountId]);
   }
 
-  async decoder(uid: number): Promise<DecoderRow | null> {
-    return (await this.decoders()).find((d) => d.uid === uid) ?? null;
+  /** A decoder the account may use (built-in or its own). */
+  async decoder(accountId: number, uid: number): Promise<DecoderRow | null> {
+    const rows: DecoderRow[] = await this.ds.query(`${DECODER_SELECT} WHERE d.uid = $2 AND (d.account_id IS NULL OR d.account_id = $1)`, [accountId, uid]);
+    return rows[0] ?? null;
+  }
+
+  /** Any decoder by uid, whoever it belongs to: for decoding a device's uplinks in the worker. */
+  async decoderByUid(uid: number): Promise<DecoderRow | null> {
+    const rows: DecoderRow[] = await this.ds.query(`${DECODER_SELECT} WHERE d.uid = $1`, [uid]);
+    return rows[0] ?? null;
+  }
+
+  /** The account's own codecs. */
+  codecs(accountId: number): Promise<DecoderRow[]> {
+    return this.ds.query(`${DECODER_SELECT} WHERE d.account_id = $1 ORDER BY d.uid`, [accountId]);
+  }
+
+  /** Stores an account's codec; null when the account already has a decoder of that name. */
+  async createCodec(accountId: number, name: string, description: string, script: string): Promise<number | null> {
+    const rows = await returningRows<{ uid: number }>(
+      this.ds,
+      `INSERT INTO decoders (name, description, interface, type_ref, device, manufacturer_ref, account_id, script)
+       SELECT $2, $3, 'javascript', NULL, 'Any device', 2, $1, $4
+       WHERE NOT EXISTS (SELECT 1 FROM decoders WHERE lower(name) = lower($2) AND (account_id IS NULL OR account_id = $1))
+       RETURNING uid`,
+      [accountId, name, description, script],
+    );
+    return rows[0]?.uid ?? null;
+  }
+
+  async deleteCodec(accountId: number, uid: number): Promise<boolean> {
+    return (await returningRows(this.ds, 'DELETE FROM decoders WHERE uid = $2 AND account_id = $1 RETURNING 1', [accountId, uid])).length > 0;
   }
 
   dataTypes(): Promise<DataTypeRow[]> {

@@ -213,12 +213,12 @@ export class DevicesRepository {
   async referenceExists(kind: ReferenceKind, id: number, accountId: number): Promise<boolean> {
     const sql: Record<ReferenceKind, string> = {
       type_ref: 'SELECT 1 FROM device_types WHERE uid = $1',
-      decoder_ref: 'SELECT 1 FROM decoders WHERE uid = $1',
+      decoder_ref: 'SELECT 1 FROM decoders WHERE uid = $1 AND (account_id IS NULL OR account_id = $2)',
       network_ref: 'SELECT 1 FROM networks WHERE uid = $1 AND (account_id IS NULL OR account_id = $2)',
       icon_ref: 'SELECT 1 FROM icons WHERE uid = $1',
       account: 'SELECT 1 FROM accounts WHERE id = $1',
     };
-    const rows: unknown[] = await this.ds.query(sql[kind], kind === 'network_ref' ? [id, accountId] : [id]);
+    const rows: unknown[] = await this.ds.query(sql[kind], kind === 'network_ref' || kind === 'decoder_ref' ? [id, accountId] : [id]);
     return rows.length > 0;
   }
 

@@ -8,7 +8,7 @@ export interface IngestTarget {
   uid: number;
   eui: string;
   ownerId: number;
-  decoderName: string | null;
+  decoder: { uid: number; name: string; script: string | null } | null;
   networkRef: number | null;
 }
 
@@ -120,13 +120,18 @@ export class IngestRepository {
   /** Live devices by EUI; with `ownerId`, only that account's. */
   async targets(euis: string[], ownerId: number | null): Promise<Map<string, IngestTarget>> {
     if (euis.length === 0) return new Map();
-    const rows: { uid: number; eui: string; owner_id: number; decoder_name: string | null; network_ref: number | null }[] = await this.ds.query(
-      `SELECT d.uid, d.eui, d.owner_id, c.name AS decoder_name, d.network_ref
+    const rows: { uid: number; eui: string; owner_id: number; decoder_uid: number | null; decoder_name: string | null; script: string | null; network_ref: number | null }[] = await this.ds.query(
+      `SELECT d.uid, d.eui, d.owner_id, c.uid AS decoder_uid, c.name AS decoder_name, c.script, d.network_ref
        FROM devices d LEFT JOIN decoders c ON c.uid = d.decoder_ref
        WHERE d.eui = ANY($1) AND d.deleted_at IS NULL AND ($2::int IS NULL OR d.owner_id = $2)`,
       [euis, ownerId],
     );
-    return new Map(rows.map((r) => [r.eui, { uid: r.uid, eui: r.eui, ownerId: r.owner_id, decoderName: r.decoder_name, networkRef: r.network_ref }]));
+    return new Map(
+      rows.map((r) => [
+        r.eui,
+        { uid: r.uid, eui: r.eui, ownerId: r.owner_id, networkRef: r.network_ref, decoder: r.decoder_uid === null ? null : { uid: r.decoder_uid, name: r.decoder_name!, script: r.script } },
+      ]),
+    );
   }
 
   /** Network uid by name, among the global networks and the account's own. */

@@ -65,19 +65,19 @@ export class DatamodelController {
   }
 
   @Get('decoder')
-  @ApiOperation({ summary: 'Decoders' })
+  @ApiOperation({ summary: 'Decoders: the built-in ones and the account’s own codecs' })
   @ApiEnvelope([DecoderResponse])
   @ApiErrors('AUTH_REQUIRED')
-  decoders() {
-    return this.datamodel.decoders();
+  decoders(@CurrentAccount() me: AuthPrincipal) {
+    return this.datamodel.decoders(me);
   }
 
   @Get('decoder/:decoder_id')
   @ApiOperation({ summary: 'The device and manufacturer a decoder is for' })
   @ApiEnvelope(DecoderDetailResponse)
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
-  decoder(@Param('decoder_id', IntParamPipe) id: number) {
-    return this.datamodel.decoder(id);
+  decoder(@CurrentAccount() me: AuthPrincipal, @Param('decoder_id', IntParamPipe) id: number) {
+    return this.datamodel.decoder(me, id);
   }
 
   @Get('data/type/all')

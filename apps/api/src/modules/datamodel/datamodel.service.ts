@@ -13,7 +13,7 @@ export class DatamodelService {
     const [networks, networkTypes, decoders, dataTypes, icons, deviceTypes] = await Promise.all([
       this.datamodel.networks(principal.accountId),
       this.datamodel.networkTypes(),
-      this.datamodel.decoders(),
+      this.datamodel.decoders(principal.accountId),
       this.datamodel.dataTypes(),
       this.datamodel.icons(),
       this.datamodel.deviceTypes(),
@@ -47,12 +47,12 @@ export class DatamodelService {
     return (await this.datamodel.deviceModels(typeRef)).map(toNetworkByTypeEntryWire);
   }
 
-  async decoders() {
-    return (await this.datamodel.decoders()).map(toDecoderWire);
+  async decoders(principal: AuthPrincipal) {
+    return (await this.datamodel.decoders(principal.accountId)).map(toDecoderWire);
   }
 
-  async decoder(uid: number): Promise<DecoderDetailWire> {
-    const row = await this.datamodel.decoder(uid);
+  async decoder(principal: AuthPrincipal, uid: number): Promise<DecoderDetailWire> {
+    const row = await this.datamodel.decoder(principal.accountId, uid);
     if (!row) throw ApiException.notFound('decoder', 'decoder_id');
     return { device: row.device, manufacturer: row.manufacturer };
   }

@@ -9,9 +9,9 @@ import {
   parseTtnUplink,
 } from '@dts/domain';
 import { IngestRepository, type IngestTarget, type UplinkToStore } from '@dts/persistence';
+import { DecodingService } from '@dts/platform';
 import type { Request } from 'express';
 import { ApiException } from '../../common/http/api.exception';
-import { DecodingService } from './decoding.service';
 
 export interface IngestRejection {
   index: number;
@@ -102,7 +102,7 @@ export class IngestService {
   }
 
   private prepare(uplink: NormalizedUplink, target: IngestTarget, networkRef: number, source: Source): UplinkToStore {
-    const result = this.decoding.decode(target.decoderName, uplink.payload, uplink.port);
+    const result = this.decoding.decode(target.decoder, uplink.payload, uplink.port);
     const tsUnix = typeof result.decoded.ts_unix === 'number' ? new Date(result.decoded.ts_unix * 1000) : null;
     return {
       deviceUid: target.uid,

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type DeviceRef, type Eui, filterMember, type StoredUplink, toDataRowWire, toFilteredRowWire, toUplinkRecordWire, type UplinkRecordWire } from '@dts/domain';
 import { DatamodelRepository, DataCacheRepository, type DataTypeRow, type UplinkRange, UplinkReadsRepository, type UplinkRow } from '@dts/persistence';
+import { DecodingService } from '@dts/platform';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { streamEnvelope } from '../../common/http/stream-envelope';
 import { DeviceAccessService } from '../devices/device-access.service';
-import { DecodingService } from '../ingest/decoding.service';
 import { DataCacheService } from './data-cache.service';
 import type { DataQueryDto, HistoryQueryDto } from './dto/history-query.dto';
 
@@ -75,8 +75,8 @@ export class UplinksService {
     const device = await this.device(principal, eui);
     const latest = await this.reads.latest(device.uid);
     if (!latest) throw ApiException.notFound('uplink of this device');
-    const decoder = device.decoderRef === null ? null : await this.datamodel.decoder(device.decoderRef);
-    const result = this.decoding.decode(decoder?.name ?? null, latest.payload, latest.port);
+    const decoder = device.decoderRef === null ? null : await this.datamodel.decoderByUid(device.decoderRef);
+    const result = this.decoding.decode(decoder, latest.payload, latest.port);
     return {
       uplink: toUplinkRecordWire(latest, device),
       payload_decoded: result.decoded,

@@ -1,0 +1,168 @@
+import { fromCodecOutput, type DecodeResult, NO_MEASUREMENTS } from '@dts/domain';
+import { createHash } from 'node:crypto';
+import { type QuickJSContext, type QuickJSRuntime, type QuickJSWASMModule, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
+
+/** Limits of one codec: what a decoder for a 242-byte payload could ever need, and far less than harm. */
+export const CODEC_LIMITS = { memoryBytes: 16 * 1024 * 1024, stackBytes: 128 * 1024, callMs: 50, loadMs: 200, maxScriptBytes: 64 * 1024, cached: 64 } as const;
+
+interface Loaded {
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+}
+
+const failed = (error: string): DecodeResult => ({ decoded: {}, valid: false, error, measurements: { ...NO_MEASUREMENTS } });
+
+/**
+ * Runs vendor codecs (`decodeUplink({bytes, fPort})`, the LoRaWAN codec convention) in QuickJS
+ * compiled to WebAssembly: no Node APIs, no network, a memory cap and a deadline per call. A codec
+ * that throws, loops, exhausts its memory or returns junk yields an invalid result; the process is
+ * never at risk. Loaded codecs are kept per key (decoder uid and script digest) for reuse.
+ */
+export class CodecSandbox {
+  private readonly loaded = new Map<string, Loaded>();
+  private quickjs: QuickJSWASMModule | null;
+  private replacing: Promise<void> | null = null;
+
+  /**
+   * `fresh` makes a new QuickJS module: should the WebAssembly module itself ever fail (an abort
+   * while tearing a runtime down), it is dropped and replaced rather than reused.
+   */
+  constructor(
+    quickjs: QuickJSWASMModule,
+    private readonly fresh: () => Promise<QuickJSWASMModule>,
+  ) {
+    this.quickjs = quickjs;
+  }
+
+  private broken(): void {
+    this.loaded.clear();
+    this.quickjs = null;
+    this.replacing ??= this.fresh().then(
+      (module) => {
+        this.quickjs = module;
+        this.replacing = null;
+      },
+      () => {
+        this.replacing = null;
+      },
+    );
+  }
+
+  /** Why the script cannot serve as a codec, or null when it can. */
+  check(script: string): string | null {
+    if (Buffer.byteLength(script) > CODEC_LIMITS.maxScriptBytes) return `the script exceeds ${CODEC_LIMITS.maxScriptBytes} bytes`;
+    const probe = this.load(script);
+    if (typeof probe === 'string') return probe;
+    const kind = this.call(probe, 'typeof decodeUplink');
+    this.dispose(probe);
+    return kind.ok && kind.value === 'function' ? null : 'the script must define a function decodeUplink(input)';
+  }
+
+  decode(key: string, script: string, bytes: Uint8Array, fPort: number): DecodeResult {
+    const cacheKey = `${key}:${createHash('sha256').update(script).digest('hex')}`;
+    let entry = this.loaded.get(cacheKey);
+    if (!entry) {
+      const loaded = this.load(script);
+      if (typeof loaded === 'string') return failed(`codec: ${loaded}`);
+      entry = loaded;
+      this.remember(cacheKey, entry);
+    }
+    const input = JSON.stringify({ bytes: Array.from(bytes), fPort });
+    const result = this.call(entry, `JSON.stringify(decodeUplink(${input}))`);
+    if (!result.ok) {
+      // After an interrupt or out-of-memory the context's state is unknown: start afresh next time.
+      this.loaded.delete(cacheKey);
+      this.dispose(entry);
+      return failed(`codec: ${result.error}`);
+    }
+    let output: unknown;
+    try {
+      output = typeof result.value === 'string' ? JSON.parse(result.value) : undefined;
+    } catch {
+      output = undefined;
+    }
+    return fromCodecOutput(output);
+  }
+
+  close(): void {
+    for (const entry of this.loaded.values()) this.dispose(entry);
+    this.loaded.clear();
+  }
+
+  private load(script: string): Loaded | string {
+    if (!this.quickjs) {
+      this.broken();
+      return 'the codec sandbox is restarting; try again shortly';
+    }
+    const runtime = this.quickjs.newRuntime();
+    runtime.setMemoryLimit(CODEC_LIMITS.memoryBytes);
+    runtime.setMaxStackSize(CODEC_LIMITS.stackBytes);
+    const context = runtime.newContext();
+    const entry = { runtime, context };
+    runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + CODEC_LIMITS.loadMs));
+    let r: ReturnType<QuickJSContext['evalCode']>;
+    try {
+      r = context.evalCode(script, 'codec.js');
+    } catch (error) {
+      this.broken();
+      return `the sandbox failed: ${(error as Error).message}`;
+    }
+    if (r.error) {
+      const message = describe(context.dump(r.error));
+      r.error.dispose();
+      this.dispose(entry);
+      return message;
+    }
+    r.value.dispose();
+    return entry;
+  }
+
+  private call(entry: Loaded, code: string): { ok: true; value: unknown } | { ok: false; error: string } {
+    entry.runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + CODEC_LIMITS.callMs));
+    let r: ReturnType<QuickJSContext['evalCode']>;
+    try {
+      r = entry.context.evalCode(code, 'call.js');
+    } catch (error) {
+      // The host, not QuickJS, failed: nothing of this module is trustworthy any more.
+      this.broken();
+      return { ok: false, error: `the sandbox failed: ${(error as Error).message}` };
+    }
+    if (r.error) {
+      const error = describe(entry.context.dump(r.error));
+      r.error.dispose();
+      return { ok: false, error };
+    }
+    const value = entry.context.dump(r.value) as unknown;
+    r.value.dispose();
+    return { ok: true, value };
+  }
+
+  private remember(key: string, entry: Loaded): void {
+    if (this.loaded.size >= CODEC_LIMITS.cached) {
+      const [oldestKey, oldest] = this.loaded.entries().next().value as [string, Loaded];
+      this.loaded.delete(oldestKey);
+      this.dispose(oldest);
+    }
+    this.loaded.set(key, entry);
+  }
+
+  private dispose(entry: Loaded): void {
+    try {
+      entry.context.dispose();
+      entry.runtime.dispose();
+    } catch {
+      // A runtime QuickJS cannot tear down cleanly aborts the WebAssembly module: replace it.
+      this.broken();
+    }
+  }
+}
+
+function describe(dumped: unknown): string {
+  if (dumped && typeof dumped === 'object' && 'message' in dumped) {
+    const { name, message } = dumped as { name?: string; message?: string };
+    if (message === 'interrupted') return `exceeded its time limit of ${CODEC_LIMITS.callMs} ms`;
+    if (message === 'out of memory') return `exceeded its memory limit of ${CODEC_LIMITS.memoryBytes / 1024 / 1024} MiB`;
+    return `${name ?? 'Error'}: ${String(message).slice(0, 300)}`;
+  }
+  return String(dumped).slice(0, 300);
+}
