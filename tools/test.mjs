@@ -22,7 +22,7 @@ for (const mode of modes) {
       ...process.env,
       ...mode.env,
       // PGlite loads its WebAssembly with a dynamic import, which Jest's VM needs this flag for.
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`.trim(),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --expose-gc --no-warnings=ExperimentalWarning`.trim(),
     },
   });
   let passed = 0;

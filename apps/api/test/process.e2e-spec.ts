@@ -88,6 +88,41 @@ describe('the service process', () => {
     expect(await again.exited).toBe(0);
   });
 
+  it('keeps every uplink it answered 202 for when killed right after (SIGKILL), and serves it after a restart', async () => {
+    const port = 41_000 + (process.pid % 1000);
+    const base = `http://127.0.0.1:${port}`;
+    const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const first = start({ DATA_DIR: dataDir, PORT: String(port) });
+    let token = '';
+    try {
+      await waitForVersion(port, 60_000);
+      await fetch(`${base}/auth/register`, json({ username: 'durable', email: 'durable@example.org', password: 'durable password' }));
+      const login = await fetch(`${base}/auth/login`, json({ username: 'durable', password: 'durable password' }));
+      const cookie = login.headers.get('set-cookie')!.split(';')[0];
+      await fetch(`${base}/user/token`, json({ type: 'API' }, { Cookie: cookie }));
+      token = ((await (await fetch(`${base}/user/token`, { headers: { Cookie: cookie } })).json()) as { data: { hash: string }[] }).data[0].hash;
+      expect((await fetch(`${base}/user/device/70B3D57ED00D0AB1`, json({ decoder_ref: 2 }, { Authorization: `Bearer ${token}` }))).status).toBe(201);
+      const items = Array.from({ length: 200 }, (_, i) => ({ devEUI: '70B3D57ED00D0AB1', port: 1, payload_hex: '036700E5', fcnt: i, time_stamp_unix: 1_777_636_800 + i }));
+      const accepted = await fetch(`${base}/ingest/rest`, json(items, { Authorization: `Bearer ${token}` }));
+      expect(accepted.status).toBe(202);
+      expect(((await accepted.json()) as { data: { accepted: number } }).data.accepted).toBe(200);
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+    await first.exited;
+
+    const again = start({ DATA_DIR: dataDir, PORT: String(port) });
+    try {
+      await waitForVersion(port, 60_000);
+      const data = (await (await fetch(`${base}/user/device/data/70B3D57ED00D0AB1`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { temperature: number }[] };
+      expect(data.data).toHaveLength(200);
+      expect(data.data[199].temperature).toBe(22.9);
+    } finally {
+      again.child.kill('SIGTERM');
+    }
+    expect(await again.exited).toBe(0);
+  });
+
   it('stops at start with one line per bad setting', async () => {
     const bad = start({ DATA_DIR: dataDir, PORT: 'eighty', LOG_LEVEL: 'chatty' });
     expect(await bad.exited).toBe(1);
