@@ -21,7 +21,14 @@ export class CacheRebuildProcessor extends JobProcessor<'cache.rebuild'> {
   }
 
   protected async handle(payload: JobPayloads['cache.rebuild']): Promise<{ version: number; rows: number; fresh: boolean }> {
-    const { deviceUid } = payload;
+    // An invalidation while this job runs cannot queue another (the job id is taken): build again
+    // here until a build is current, a few times at most; a later read queues the next one anyway.
+    let result = await this.build(payload.deviceUid);
+    for (let attempt = 1; !result.fresh && attempt < 3; attempt++) result = await this.build(payload.deviceUid);
+    return result;
+  }
+
+  private async build(deviceUid: number): Promise<{ version: number; rows: number; fresh: boolean }> {
     const version = await this.cache.version(deviceUid);
     let rows = 0;
     let bytes = 0;

@@ -32,6 +32,8 @@ export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
     if (!device) return { uplinks: 0 };
     const decoder = device.decoder_ref === null ? null : await this.datamodel.decoderByUid(device.decoder_ref);
     if (device.decoder_ref !== null && !decoder) throw new UnrecoverableError(`decoder ${device.decoder_ref} does not exist`);
+    // Stale from the first rewritten row on: a read meanwhile goes to the database, not the cache.
+    await this.cache.invalidate(payload.deviceUid);
     let after = '0';
     let total = 0;
     for (;;) {

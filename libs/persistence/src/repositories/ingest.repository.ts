@@ -211,24 +211,32 @@ export class IngestRepository {
     );
   }
 
-  /** Activity and data times widen; a value replaces the stored one only when it is not older. */
+  /** Activity and data times widen; a value replaces the stored one only when it is not older than it. */
   private async updateDevices(m: EntityManager, stored: UplinkToStore[]): Promise<void> {
     const updates = deviceUpdates(stored);
     if (updates.length === 0) return;
-    const newer = (value: string, at: string) => `CASE WHEN v.${value} IS NOT NULL AND v.${at} >= coalesce(d.ts_activity_last, '-infinity'::timestamptz) THEN v.${value} ELSE d.${value} END`;
+    // Each value is replaced only by a newer measurement of it; its time is kept beside it.
+    const newer = (column: string, value: string, at: string, since: string) =>
+      `${column} = CASE WHEN v.${value} IS NOT NULL AND v.${at} >= coalesce(d.${since}, '-infinity'::timestamptz) THEN v.${value} ELSE d.${column} END`;
+    const moved = (since: string, at: string, value: string) =>
+      `${since} = CASE WHEN v.${value} IS NOT NULL AND v.${at} >= coalesce(d.${since}, '-infinity'::timestamptz) THEN v.${at} ELSE d.${since} END`;
     await m.query(
       `UPDATE devices d SET
          ts_activity_first = LEAST(d.ts_activity_first, v.activity_first),
          ts_activity_last = GREATEST(d.ts_activity_last, v.activity_last),
          ts_data_first = LEAST(d.ts_data_first, v.data_first),
          ts_data_last = GREATEST(d.ts_data_last, v.data_last),
-         battery_voltage = ${newer('battery_voltage', 'battery_voltage_at')},
-         battery_percent = ${newer('battery_percent', 'battery_percent_at')},
-         temperature_dc = ${newer('temperature_dc', 'temperature_at')},
-         lat = ${newer('lat', 'position_at')},
-         lon = ${newer('lon', 'position_at')},
-         alt = CASE WHEN v.lat IS NOT NULL AND v.position_at >= coalesce(d.ts_activity_last, '-infinity'::timestamptz) THEN v.alt ELSE d.alt END,
-         firmware_version = ${newer('firmware_version', 'firmware_at')},
+         ${newer('battery_voltage', 'battery_voltage', 'battery_voltage_at', 'battery_at')},
+         ${newer('battery_percent', 'battery_percent', 'battery_percent_at', 'battery_at')},
+         ${moved('battery_at', 'battery_voltage_at', 'battery_voltage')},
+         ${newer('temperature_dc', 'temperature_dc', 'temperature_at', 'temperature_at')},
+         ${moved('temperature_at', 'temperature_at', 'temperature_dc')},
+         ${newer('lat', 'lat', 'position_at', 'position_at')},
+         ${newer('lon', 'lon', 'position_at', 'position_at')},
+         alt = CASE WHEN v.lat IS NOT NULL AND v.position_at >= coalesce(d.position_at, '-infinity'::timestamptz) THEN v.alt ELSE d.alt END,
+         ${moved('position_at', 'position_at', 'lat')},
+         ${newer('firmware_version', 'firmware_version', 'firmware_at', 'firmware_at')},
+         ${moved('firmware_at', 'firmware_at', 'firmware_version')},
          signal_dbm = CASE WHEN v.activity_last >= coalesce(d.ts_activity_last, '-infinity'::timestamptz) THEN v.signal_dbm ELSE d.signal_dbm END,
          signal_percent = CASE WHEN v.activity_last >= coalesce(d.ts_activity_last, '-infinity'::timestamptz) THEN v.signal_percent ELSE d.signal_percent END
        FROM jsonb_to_recordset($1::jsonb) AS v(uid int, activity_first timestamptz, activity_last timestamptz, data_first timestamptz,

@@ -38,9 +38,12 @@ export class AuthGuard implements CanActivate {
       req.auth = (await this.authenticator.authenticate(req, res).catch((e) => (e instanceof ApiException ? null : Promise.reject(e)))) ?? undefined;
       return true;
     }
-    if (level === 'ingest' && this.hasIngestSecret(req)) {
-      req.ingestSecret = true;
-      return true;
+    if (level === 'ingest') {
+      if (this.hasIngestSecret(req)) {
+        req.ingestSecret = true;
+        return true;
+      }
+      if (typeof req.headers['x-ingest-secret'] === 'string') throw ApiException.of('INVALID_TOKEN', 'the ingest secret is not valid', 'X-Ingest-Secret');
     }
 
     const principal = await this.authenticator.authenticate(req, res);
