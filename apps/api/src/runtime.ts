@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
+import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
 import type { AppConfig } from '@dts/platform';
 import { AppModule, type DatabaseEndpoint } from './app.module';
 import { configureApp } from './configure-app';
@@ -23,9 +23,6 @@ export interface StartOptions {
   database?: DatabaseEndpoint;
 }
 
-/** Connections the embedded server must accept: the pool, the migrator, and BullMQ's small pools. */
-const embeddedConnections = (config: AppConfig) => config.database.poolSize + 40;
-
 /**
  * Starts the service: the database (embedded unless DATABASE_URL is set), migrations, and the api
  * with, when WORKER_IN_PROCESS, the queue processors in the same application.
@@ -33,7 +30,7 @@ const embeddedConnections = (config: AppConfig) => config.database.poolSize + 40
 export async function startService(config: AppConfig, options: StartOptions = {}): Promise<ServiceHandle> {
   let embedded: EmbeddedPostgres | null = null;
   if (!config.database.url && !options.database) {
-    embedded = await startEmbeddedPostgres({ dataDir: options.inMemoryDatabase ? null : config.database.dataDir, maxConnections: embeddedConnections(config) });
+    embedded = await startEmbeddedPostgres({ dataDir: options.inMemoryDatabase ? null : config.database.dataDir, maxConnections: embeddedConnectionsFor(config.database.poolSize) });
   }
   const database: DatabaseEndpoint = options.database ?? { url: config.database.url ?? embedded!.url, embedded: embedded !== null };
   let app: NestExpressApplication | null = null;

@@ -1,7 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { QUEUES } from '@dts/domain';
-import { runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
+import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
 import { loadConfig } from '@dts/platform';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
@@ -48,7 +48,7 @@ describe('the standalone worker', () => {
       u.pathname = `/${dbName}`;
       url = u.toString();
     } else {
-      embedded = await startEmbeddedPostgres({ dataDir: null, maxConnections: 40 });
+      embedded = await startEmbeddedPostgres({ dataDir: null, maxConnections: embeddedConnectionsFor(3) });
       url = embedded.url;
     }
     await runMigrations({ url, poolSize: 1 });

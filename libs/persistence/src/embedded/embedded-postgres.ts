@@ -9,6 +9,18 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/**
+ * Connections the embedded server must accept for a process with this pool size: the pool, the
+ * migrator, and per queue BullMQ's producer and worker pools with their LISTEN clients. The
+ * server refuses connections beyond it, and a BullMQ worker that cannot connect silently waits.
+ */
+export function embeddedConnectionsFor(poolSize: number, queues = EMBEDDED_QUEUE_BUDGET): number {
+  return poolSize + 2 + queues * 8;
+}
+
+/** Queues a process may open (libs/domain QUEUES has fewer; the margin is for the next ones). */
+const EMBEDDED_QUEUE_BUDGET = 12;
+
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {
     super(`DATA_DIR ${dataDir} is in use by process ${pid}: stop it, or give this process another DATA_DIR`);

@@ -45,6 +45,24 @@ describe('embedded PostgreSQL over the wire', () => {
     await Promise.all([a.end(), b.end()]);
   });
 
+  it('delivers NOTIFY to the connections that LISTEN, not to the sender', async () => {
+    const [listener, other, sender] = [new Client({ connectionString: db.url }), new Client({ connectionString: db.url }), new Client({ connectionString: db.url })];
+    await Promise.all([listener.connect(), other.connect(), sender.connect()]);
+    const got: Record<string, string[]> = { listener: [], other: [], sender: [] };
+    listener.on('notification', (m) => got.listener.push(`${m.channel}:${m.payload}`));
+    other.on('notification', (m) => got.other.push(`${m.channel}:${m.payload}`));
+    sender.on('notification', (m) => got.sender.push(`${m.channel}:${m.payload}`));
+    await listener.query('-- as BullMQ sends it\nLISTEN jobs;\n');
+    await other.query('LISTEN "Other"');
+    await sender.query("NOTIFY jobs, 'one'");
+    await sender.query("SELECT pg_notify('jobs', 'two'), pg_notify('Other', 'three')");
+    await listener.query('UNLISTEN jobs');
+    await sender.query("NOTIFY jobs, 'four'");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual({ listener: ['jobs:one', 'jobs:two'], other: ['Other:three'], sender: [] });
+    await Promise.all([listener.end(), other.end(), sender.end()]);
+  });
+
   it('refuses connections beyond the limit with an error, not a hang', async () => {
     const clients = Array.from({ length: 12 }, () => new Client({ connectionString: db.url }));
     await Promise.all(clients.map((c) => c.connect()));

@@ -21,7 +21,14 @@ interface Connection {
   buffer: Buffer;
   pending: Buffer[];
   closed: boolean;
+  /** Channels this connection LISTENs on. */
+  channels: Set<string>;
+  /** The start of a backend message split across output chunks. */
+  carry: Buffer;
 }
+
+const NOTIFICATION = 0x41; // 'A'
+const LISTEN = /^\s*(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*)|(\*))\s*;?\s*$/i;
 
 /**
  * Serves one PGlite over the PostgreSQL wire protocol to many connections.
@@ -31,6 +38,10 @@ interface Connection {
  * the unnamed statement: queries then get each other's results (seen under BullMQ's polling). Here
  * the unit of turn-taking is everything up to a Sync or simple Query, and a connection that leaves a
  * transaction open keeps the backend until it ends it (or disconnects, which rolls it back).
+ *
+ * LISTEN/NOTIFY: the one session emits a notification into the output of whichever connection
+ * ran the NOTIFY. The server takes such messages out of that output and hands them to the
+ * connections that LISTEN on the channel, as a real server would (BullMQ's workers wake by them).
  */
 export class PgliteWireServer {
   private readonly server: Server;
@@ -68,7 +79,7 @@ export class PgliteWireServer {
       return;
     }
     socket.setNoDelay(true);
-    const c: Connection = { id: this.nextId++, socket, started: false, buffer: Buffer.alloc(0), pending: [], closed: false };
+    const c: Connection = { id: this.nextId++, socket, started: false, buffer: Buffer.alloc(0), pending: [], closed: false, channels: new Set(), carry: Buffer.alloc(0) };
     this.connections.add(c);
     socket.on('data', (chunk) => this.receive(c, chunk));
     socket.on('error', () => this.drop(c));
@@ -106,6 +117,7 @@ export class PgliteWireServer {
         c.socket.end();
         return;
       }
+      if (type === 'Q') this.trackListen(c, message);
       c.pending.push(message);
       if (UNIT_END.has(type)) {
         const unit = Buffer.concat(c.pending);
@@ -133,7 +145,7 @@ export class PgliteWireServer {
         await this.db.runExclusive(() =>
           this.db.execProtocolRawStream(new Uint8Array(unit.bytes), {
             onRawData: (data: Uint8Array) => {
-              if (!unit.connection.closed && data.length > 0) unit.connection.socket.write(Buffer.from(data));
+              if (!unit.connection.closed && data.length > 0) this.route(unit.connection, data);
             },
           }),
         ).catch(() => unit.connection.socket.destroy());
@@ -142,6 +154,47 @@ export class PgliteWireServer {
     } finally {
       this.running = false;
     }
+  }
+
+  /** Remembers what a simple query LISTENs to or UNLISTENs from. */
+  private trackListen(c: Connection, message: Buffer): void {
+    // BullMQ sends its LISTEN from a script file, comments first.
+    const text = message.subarray(5, message.length - 1).toString('utf8').replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+    const m = LISTEN.exec(text);
+    if (!m) return;
+    const channel = m[2] ?? m[3]?.toLowerCase();
+    if (!m[1]) {
+      if (channel) c.channels.add(channel);
+    } else if (m[4]) c.channels.clear();
+    else if (channel) c.channels.delete(channel);
+  }
+
+  /** Writes a unit's output to its connection, minus notifications, which go to their listeners. */
+  private route(c: Connection, data: Uint8Array): void {
+    const buf = c.carry.length > 0 ? Buffer.concat([c.carry, data]) : Buffer.from(data);
+    const out: Buffer[] = [];
+    let offset = 0;
+    let from = 0;
+    while (buf.length - offset >= 5) {
+      const total = 1 + buf.readInt32BE(offset + 1);
+      if (buf.length - offset < total) break;
+      if (buf[offset] === NOTIFICATION) {
+        if (offset > from) out.push(buf.subarray(from, offset));
+        this.notify(buf.subarray(offset, offset + total));
+        from = offset + total;
+      }
+      offset += total;
+    }
+    if (offset > from) out.push(buf.subarray(from, offset));
+    c.carry = Buffer.from(buf.subarray(offset));
+    if (out.length > 0) c.socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
+  }
+
+  private notify(message: Buffer): void {
+    const end = message.indexOf(0, 9);
+    const channel = message.subarray(9, end).toString('utf8');
+    const copy = Buffer.from(message);
+    for (const listener of this.connections) if (!listener.closed && listener.channels.has(channel)) listener.socket.write(copy);
   }
 
   private drop(c: Connection): void {
