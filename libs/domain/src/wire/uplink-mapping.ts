@@ -1,9 +1,10 @@
 import { bytesToBase64, bytesToHex } from '../payload';
 import { formatIsoUtc, toUnix } from '../time';
+import type { Measurements } from '../decoders/decoder';
 import type { DataRowWire, UplinkRecordWire } from './uplink';
 
 /** A stored uplink as the mappings read it (the persistence row has this shape). */
-export interface StoredUplink {
+export interface StoredUplink extends Measurements {
   uid: string;
   received_at: Date;
   port: number;
@@ -16,14 +17,6 @@ export interface StoredUplink {
   geoloc_alt: number | null;
   decoded: Record<string, unknown> | null;
   valid: boolean | null;
-  temperature: number | null;
-  humidity: number | null;
-  battery_voltage: number | null;
-  battery_percent: number | null;
-  lat: number | null;
-  lon: number | null;
-  alt: number | null;
-  firmware_version: string | null;
   ts_device: Date | null;
   ts_gps: Date | null;
   api_ref: number | null;
