@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from '@dts/jobs';
 import { PersistenceModule } from '@dts/persistence';
-import { type AppConfig, CodecsModule, ConfigModule, httpLogSerializers, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
+import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, httpLogSerializers, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
 import type { Request } from 'express';
 import { AuthCoreModule } from './common/auth/auth-core.module';
 import { AuthGuard } from './common/auth/auth.guard';
@@ -15,6 +15,8 @@ import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CacheModule } from './modules/cache/cache.module';
 import { CodecsApiModule } from './modules/codecs/codecs.module';
+import { CommandsModule } from './modules/commands/commands.module';
+import { NetworksModule } from './modules/networks/networks.module';
 import { DatamodelModule } from './modules/datamodel/datamodel.module';
 import { DemoModule } from './modules/demo/demo.module';
 import { DevicesModule } from './modules/devices/devices.module';
@@ -54,6 +56,7 @@ export class AppModule {
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         CodecsModule,
+        CryptoModule,
         AuthCoreModule,
         ThrottlingModule,
         AuthModule,
@@ -68,6 +71,8 @@ export class AppModule {
         UplinksModule,
         CacheModule,
         CodecsApiModule,
+        CommandsModule,
+        NetworksModule,
         SystemModule,
         FeedbackModule,
         HealthModule,

@@ -69,6 +69,13 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest'> = {
   'GET /user/codec': 'user',
   'POST /user/codec': 'user',
   'DELETE /user/codec/{uid}': 'user',
+  'GET /user/device/command/{eui}': 'user',
+  'GET /user/device/command/{eui}/available': 'user',
+  'POST /user/device/command/{eui}': 'user',
+  'DELETE /user/device/command/{eui}/{uid}': 'user',
+  'GET /user/network': 'user',
+  'POST /user/network': 'user',
+  'DELETE /user/network/{uid}': 'user',
   'GET /health/live': 'none',
   'GET /health/ready': 'none',
 };

@@ -1,3 +1,4 @@
+export * from './commands';
 export * from './decoders';
 export * from './envelope';
 export * from './eui';

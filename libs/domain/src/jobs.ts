@@ -9,6 +9,8 @@ export const QUEUES = {
   devicePurge: 'device-purge',
   deviceRedecode: 'device-redecode',
   cacheRebuild: 'cache-rebuild',
+  commandDispatch: 'command-dispatch',
+  commandRequeue: 'command-requeue',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -23,6 +25,10 @@ export interface JobPayloads {
   'device.redecode': { deviceUid: number; decoderRef: number | null };
   /** Renders a device's data rows into its cache entry for the current version. */
   'cache.rebuild': { deviceUid: number };
+  /** Hands a Created command to its device's network. Job id: commandDispatchJobId. */
+  'command.dispatch': { commandUid: number };
+  /** Re-enqueues Created commands whose dispatch job was lost (a crash between commit and enqueue). Repeats. */
+  'command.requeue': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -33,7 +39,12 @@ export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
   'device.purge': QUEUES.devicePurge,
   'device.redecode': QUEUES.deviceRedecode,
   'cache.rebuild': QUEUES.cacheRebuild,
+  'command.dispatch': QUEUES.commandDispatch,
+  'command.requeue': QUEUES.commandRequeue,
 };
+
+/** One dispatch job per command: a re-enqueue of a waiting or running one is a no-op. */
+export const commandDispatchJobId = (commandUid: number) => `command.dispatch-${commandUid}`;
 
 /** The one job id of a device's cache rebuild: requests while one waits collapse into it. */
 export const cacheRebuildJobId = (deviceUid: number) => `cache.rebuild-${deviceUid}`;

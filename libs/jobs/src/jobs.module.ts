@@ -2,6 +2,8 @@ import { Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/c
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { ALL_JOB_NAMES, type JobName } from '@dts/domain';
 import { CacheRebuildProcessor } from './cache/cache-rebuild.processor';
+import { CommandDispatchProcessor } from './commands/command-dispatch.processor';
+import { CommandRequeueProcessor } from './commands/command-requeue.processor';
 import { DevicePurgeProcessor } from './devices/device-purge.processor';
 import { DeviceRedecodeProcessor } from './devices/device-redecode.processor';
 import { JobProcessor } from './job-processor';
@@ -16,7 +18,7 @@ export function unhandledJobs(handled: Iterable<JobName>, all: readonly JobName[
 }
 
 /** Every processor; a job name of libs/domain without one here stops the worker at start. */
-const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcessor, DeviceRedecodeProcessor, CacheRebuildProcessor];
+const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcessor, DeviceRedecodeProcessor, CacheRebuildProcessor, CommandDispatchProcessor, CommandRequeueProcessor];
 
 /**
  * The queue processors. Expects configuration, persistence and queues from the importing root:

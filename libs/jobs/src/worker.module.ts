@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PersistenceModule } from '@dts/persistence';
-import { type AppConfig, CodecsModule, ConfigModule, HealthModule, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
+import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, HealthModule, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
 import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from './jobs.module';
 
@@ -23,6 +23,7 @@ export class WorkerModule {
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         HealthModule,
         CodecsModule,
+        CryptoModule,
         JobsModule,
       ],
     };

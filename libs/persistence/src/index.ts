@@ -18,3 +18,5 @@ export * from './repositories/sessions.repository';
 export * from './repositories/tokens.repository';
 export * from './repositories/uplinks.repository';
 export * from './repositories/uplink-reads.repository';
+export * from './repositories/commands.repository';
+export * from './repositories/networks.repository';

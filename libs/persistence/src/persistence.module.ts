@@ -7,6 +7,8 @@ import { CacheChunkStore, PgCacheChunkStore, RedisCacheChunkStore } from './cach
 import { DataCacheRepository } from './cache/data-cache.repository';
 import { dataSourceOptions, type DatabaseTarget } from './data-source';
 import { AccountsRepository } from './repositories/accounts.repository';
+import { CommandsRepository } from './repositories/commands.repository';
+import { NetworksRepository } from './repositories/networks.repository';
 import { DatamodelRepository } from './repositories/datamodel.repository';
 import { DevicesRepository } from './repositories/devices.repository';
 import { FencesRepository } from './repositories/fences.repository';
@@ -23,6 +25,8 @@ import { UplinksRepository } from './repositories/uplinks.repository';
 
 const REPOSITORIES = [
   AccountsRepository,
+  CommandsRepository,
+  NetworksRepository,
   DataCacheRepository,
   DatamodelRepository,
   DevicesRepository,

@@ -14,3 +14,6 @@ export * from './health/readiness.service';
 export * from './codecs/codec-sandbox';
 export * from './codecs/codecs.module';
 export * from './codecs/decoding.service';
+export * from './crypto/crypto.module';
+export * from './crypto/token-crypto.service';
+export * from './outbound/outbound-url';

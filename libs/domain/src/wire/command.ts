@@ -10,7 +10,12 @@ export interface CommandWire {
   payload_base64: string;
   payload_hex: string;
   payload_ASCII: string;
+  /** Why the command failed (Failed only); null otherwise. */
+  reason: string | null;
 }
+
+/** Order of the lifecycle: a status never moves back, and the last three are final. */
+export const COMMAND_STATUS_RANK: Readonly<Record<CommandStatus, number>> = { Created: 0, Scheduled: 1, Sent: 2, Acknowledged: 3, Failed: 3, Cancelled: 3 };
 
 /** Lifecycle (CONTRACT §6): Created → Scheduled → Sent → Acknowledged, or Failed / Cancelled. */
 export const COMMAND_STATUSES = ['Created', 'Scheduled', 'Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;

@@ -84,6 +84,40 @@ export class CodecSandbox {
     return fromCodecOutput(output);
   }
 
+  /**
+   * Encodes a downlink with the codec's encodeDownlink({data}) (`{bytes, fPort, warnings, errors}`
+   * in the codec convention); a string says why it could not.
+   */
+  encode(key: string, script: string, data: Record<string, unknown>): { bytes: Uint8Array; fPort: number | null } | string {
+    const cacheKey = `${key}:${createHash('sha256').update(script).digest('hex')}`;
+    let entry = this.loaded.get(cacheKey);
+    if (!entry) {
+      const loaded = this.load(script);
+      if (typeof loaded === 'string') return `codec: ${loaded}`;
+      entry = loaded;
+      this.remember(cacheKey, entry);
+    }
+    const kind = this.call(entry, 'typeof encodeDownlink');
+    if (!kind.ok || kind.value !== 'function') return 'the codec has no encodeDownlink function';
+    const result = this.call(entry, `JSON.stringify(encodeDownlink(${JSON.stringify({ data })}))`);
+    if (!result.ok) {
+      this.loaded.delete(cacheKey);
+      this.dispose(entry);
+      return `codec: ${result.error}`;
+    }
+    let out: { bytes?: unknown; fPort?: unknown; errors?: unknown } | null = null;
+    try {
+      out = typeof result.value === 'string' ? JSON.parse(result.value) : null;
+    } catch {
+      out = null;
+    }
+    if (!out || typeof out !== 'object') return 'the codec returned no object';
+    if (Array.isArray(out.errors) && out.errors.length > 0) return out.errors.map(String).join('; ').slice(0, 300);
+    if (!Array.isArray(out.bytes) || !out.bytes.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return 'the codec returned no byte array';
+    const fPort = typeof out.fPort === 'number' && Number.isInteger(out.fPort) && out.fPort >= 1 && out.fPort <= 223 ? out.fPort : null;
+    return { bytes: Uint8Array.from(out.bytes as number[]), fPort };
+  }
+
   close(): void {
     for (const entry of this.loaded.values()) this.dispose(entry);
     this.loaded.clear();

@@ -37,6 +37,8 @@ export interface AppConfig {
   readonly worker: { readonly inProcess: boolean; readonly healthPort: number };
   /** Express `trust proxy` setting: which hops' X-Forwarded-* headers to believe. */
   readonly trustProxy: string;
+  /** Let network adapters call loopback, link-local and private addresses (a network on the LAN, tests). */
+  readonly outboundAllowPrivate: boolean;
   readonly shutdownTimeoutMs: number;
 }
 

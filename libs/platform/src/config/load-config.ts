@@ -83,6 +83,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     log: { level: env.LOG_LEVEL ?? 'info', pretty: env.LOG_PRETTY ?? (!production && Boolean(process.stdout.isTTY)) },
     worker: { inProcess: env.WORKER_IN_PROCESS ?? embedded, healthPort: env.WORKER_HEALTH_PORT ?? 3001 },
     trustProxy: env.TRUST_PROXY ?? 'loopback, linklocal, uniquelocal',
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };
   return deepFreeze(config);

@@ -12,6 +12,14 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { count: 5000 },
 };
 
+/** Jobs that need other than the defaults. */
+const JOB_OPTIONS: Partial<Record<JobName, JobsOptions>> = {
+  // Six attempts over about a minute, then the command is Failed; the id frees once it ran.
+  'command.dispatch': { attempts: 6, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: true, removeOnFail: true },
+  // One waiting rebuild per device; the id frees once it ran so that later changes queue again.
+  'cache.rebuild': { removeOnComplete: true, removeOnFail: true },
+};
+
 /** The one typed way to enqueue: the job name fixes both the queue and the payload type. */
 @Injectable()
 export class JobQueue {
@@ -20,7 +28,7 @@ export class JobQueue {
   constructor(private readonly moduleRef: ModuleRef) {}
 
   async enqueue<J extends JobName>(job: J, payload: JobPayloads[J], options: JobsOptions = {}): Promise<string | undefined> {
-    const added = await this.queue(JOB_QUEUE[job]).add(job, payload, { ...DEFAULT_JOB_OPTIONS, ...options });
+    const added = await this.queue(JOB_QUEUE[job]).add(job, payload, { ...DEFAULT_JOB_OPTIONS, ...JOB_OPTIONS[job], ...options });
     return added.id;
   }
 

@@ -9,13 +9,11 @@ import { PgSessionStore } from './pg-session.store';
 import { RedisSessionStore } from './redis-session.store';
 import { SessionStore } from './session-store';
 import { SessionService } from './session.service';
-import { TokenCryptoService } from './token-crypto.service';
 
 /** Credentials, sessions and the auth guard's collaborators, shared by every resource module. */
 @Global()
 @Module({
   providers: [
-    TokenCryptoService,
     PasswordHasher,
     SessionService,
     Authenticator,
@@ -27,6 +25,6 @@ import { TokenCryptoService } from './token-crypto.service';
         redis ? new RedisSessionStore(redis, config.redis.prefix) : new PgSessionStore(rows),
     },
   ],
-  exports: [TokenCryptoService, PasswordHasher, SessionService, Authenticator, AuthGuard, SessionStore],
+  exports: [PasswordHasher, SessionService, Authenticator, AuthGuard, SessionStore],
 })
 export class AuthCoreModule {}

@@ -1,14 +1,13 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { RouteAuthLevel } from '@dts/domain';
-import { APP_CONFIG, type AppConfig } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
 import type { Request, Response } from 'express';
 import { ApiException } from '../http/api.exception';
 import { isMasterCredential } from './auth-principal';
 import { AUTH_LEVEL, MASTER_ONLY } from './auth.decorators';
 import { Authenticator } from './authenticator.service';
 import { presentedToken } from './credentials';
-import { TokenCryptoService } from './token-crypto.service';
 
 export function routeAuthLevel(reflector: Reflector, targets: [Function, Function]): RouteAuthLevel {
   return reflector.getAllAndOverride<RouteAuthLevel>(AUTH_LEVEL, targets) ?? 'user';

@@ -1,3 +1,4 @@
+import { TokenCryptoService } from '@dts/platform';
 import { Injectable } from '@nestjs/common';
 import { GROUP_ADMIN, TOKEN_PATTERN } from '@dts/domain';
 import { AccountsRepository, TokensRepository } from '@dts/persistence';
@@ -6,7 +7,6 @@ import { ApiException } from '../http/api.exception';
 import type { AuthPrincipal } from './auth-principal';
 import { presentedToken } from './credentials';
 import { SessionService } from './session.service';
-import { TokenCryptoService } from './token-crypto.service';
 
 /** Turns a request's credentials into a principal: a token first, else the session cookie. */
 @Injectable()

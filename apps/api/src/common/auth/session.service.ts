@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
 import type { Request, Response } from 'express';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SessionStore, type StoredSession } from './session-store';
-import { TokenCryptoService } from './token-crypto.service';
 
 /** A session is written back (rolling expiry) at most this often, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;

@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AuthStateWire, type CredentialCheckWire, type EchoWire, formatDate, GROUP_ADMIN, GROUP_USER, type RegisterResultWire } from '@dts/domain';
 import { AccountsRepository, PasswordResetsRepository, SessionsRepository } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, JobQueue } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, JobQueue, TokenCryptoService } from '@dts/platform';
 import type { Request, Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { PasswordHasher } from '../../common/auth/password-hasher.service';
 import { SessionService } from '../../common/auth/session.service';
-import { TokenCryptoService } from '../../common/auth/token-crypto.service';
 import { ApiException } from '../../common/http/api.exception';
 import type { LoginDto } from './dto/login.dto';
 import type { PasswordChangeDto } from './dto/password.dto';

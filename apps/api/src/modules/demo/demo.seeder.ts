@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AccountsRepository, TokensRepository } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { TokenCryptoService } from '../../common/auth/token-crypto.service';
 import { AuthService } from '../auth/auth.service';
 import { TokensService } from '../tokens/tokens.service';
 

@@ -5,6 +5,7 @@ import { IngestAuth } from '../../common/auth/auth.decorators';
 import { ApiException } from '../../common/http/api.exception';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { IngestResultResponse } from './dto/ingest-result.response';
+import { CommandEventsService } from '../commands/command-events.service';
 import { IngestService } from './ingest.service';
 
 const WEBHOOK_NOTE =
@@ -19,27 +20,31 @@ const WEBHOOK_NOTE =
 @Controller('ingest')
 @IngestAuth()
 export class IngestController {
-  constructor(private readonly ingest: IngestService) {}
+  constructor(
+    private readonly ingest: IngestService,
+    private readonly events: CommandEventsService,
+  ) {}
 
   @Post('ttn')
   @HttpCode(202)
-  @ApiOperation({ summary: 'The Things Stack v3 webhook: uplink messages', description: WEBHOOK_NOTE })
+  @ApiOperation({ summary: 'The Things Stack v3 webhook: uplinks, and downlink sent/ack/nack/failed events', description: WEBHOOK_NOTE })
   @ApiBody({ schema: { type: 'object', description: 'The Things Stack v3 uplink message (end_device_ids, correlation_ids, received_at, uplink_message, simulated)' } })
   @ApiEnvelope(IngestResultResponse, { status: 202 })
   @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'AUTH_REQUIRED', 'INVALID_TOKEN', 'PAYLOAD_TOO_LARGE')
   ttn(@Req() req: Request, @Body() body: unknown) {
-    return this.ingest.ttn(req, body);
+    return this.events.isTtsDownlinkEvent(body) ? this.events.tts(req, body) : this.ingest.ttn(req, body);
   }
 
   @Post('chirpstack')
   @HttpCode(202)
-  @ApiOperation({ summary: 'ChirpStack v4 HTTP integration', description: `${WEBHOOK_NOTE} The event comes in the query (?event=up).` })
-  @ApiQuery({ name: 'event', enum: ['up'], required: true })
+  @ApiOperation({ summary: 'ChirpStack v4 HTTP integration', description: `${WEBHOOK_NOTE} The event comes in the query: up (uplinks), txack and ack (downlinks).` })
+  @ApiQuery({ name: 'event', enum: ['up', 'txack', 'ack'], required: true })
   @ApiBody({ schema: { type: 'object', description: 'ChirpStack v4 event (deduplicationId, time, deviceInfo, fCnt, fPort, data, rxInfo, txInfo)' } })
   @ApiEnvelope(IngestResultResponse, { status: 202 })
   @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'AUTH_REQUIRED', 'INVALID_TOKEN', 'PAYLOAD_TOO_LARGE')
   chirpstack(@Req() req: Request, @Query('event') event: unknown, @Body() body: unknown) {
-    if (event !== 'up') throw ApiException.validation('event', 'event must be "up"');
+    if (event === 'txack' || event === 'ack') return this.events.chirpstack(req, event, body);
+    if (event !== 'up') throw ApiException.validation('event', 'event must be up, txack or ack');
     return this.ingest.chirpstack(req, body);
   }
 

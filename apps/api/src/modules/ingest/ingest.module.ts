@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CommandsModule } from '../commands/commands.module';
 import { IngestController } from './ingest.controller';
 import { IngestService } from './ingest.service';
 
-@Module({ controllers: [IngestController], providers: [IngestService] })
+@Module({ imports: [CommandsModule], controllers: [IngestController], providers: [IngestService] })
 export class IngestModule {}

@@ -1,8 +1,8 @@
+import { TokenCryptoService } from '@dts/platform';
 import { Injectable } from '@nestjs/common';
 import { type ApiTokenWire, MAX_TOKENS_PER_ACCOUNT, parseSqlTimestamp, tokenTypeOf } from '@dts/domain';
 import { TokensRepository } from '@dts/persistence';
 import { type AuthPrincipal, isMasterCredential } from '../../common/auth/auth-principal';
-import { TokenCryptoService } from '../../common/auth/token-crypto.service';
 import { ApiException } from '../../common/http/api.exception';
 import type { CreateTokenDto } from './dto/create-token.dto';
 import { toApiTokenWire } from './token.mapper';

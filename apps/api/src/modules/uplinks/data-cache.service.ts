@@ -47,7 +47,6 @@ export class DataCacheService {
   }
 
   requestRebuild(deviceUid: number): Promise<unknown> {
-    // One waiting rebuild per device; the id frees once it ran so that later changes queue again.
-    return this.jobs.enqueue('cache.rebuild', { deviceUid }, { jobId: cacheRebuildJobId(deviceUid), removeOnComplete: true, removeOnFail: true });
+    return this.jobs.enqueue('cache.rebuild', { deviceUid }, { jobId: cacheRebuildJobId(deviceUid) });
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@dts/platform';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const IV_BYTES = 12;
@@ -7,6 +7,7 @@ const TAG_BYTES = 16;
 
 /**
  * Secrets handed to clients (API tokens, session ids, reset tokens) are 32 bytes from the CSPRNG.
+ * Network API keys are kept with the same cipher.
  * The database keeps their SHA-256 digest for look-up; API token values are also kept encrypted
  * with AES-256-GCM so that their owner can list them (CONTRACT §3).
  */

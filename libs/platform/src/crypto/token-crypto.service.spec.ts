@@ -1,4 +1,4 @@
-import { loadConfig } from '@dts/platform';
+import { loadConfig } from '../config/load-config';
 import { TokenCryptoService } from './token-crypto.service';
 
 const config = loadConfig({ DATABASE_URL: 'postgres://x@localhost/db', INGEST_SECRET: 'i'.repeat(20), TOKEN_ENCRYPTION_KEY: '0f'.repeat(32), SESSION_SECRET: 's'.repeat(40) });

@@ -1,0 +1,54 @@
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Eui } from '@dts/domain';
+import type { AuthPrincipal } from '../../common/auth/auth-principal';
+import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { IntParamPipe } from '../../common/http/int-param.pipe';
+import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
+import { EUI_PARAM } from '../devices/devices.controller';
+import { CommandsService } from './commands.service';
+import { AvailableCommandResponse, CommandCancelledResponse, CommandResponse } from './dto/command.responses';
+import { CreateCommandDto } from './dto/create-command.dto';
+
+@ApiTags('commands')
+@Controller('user/device/command')
+export class CommandsController {
+  constructor(private readonly commands: CommandsService) {}
+
+  @Get(':eui')
+  @ApiOperation({ summary: 'The device’s commands, newest first' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope([CommandResponse])
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  list(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui) {
+    return this.commands.list(me, eui);
+  }
+
+  @Get(':eui/available')
+  @ApiOperation({ summary: 'The named commands the device’s encoder offers, with their parameters' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope([AvailableCommandResponse])
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  available(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui) {
+    return this.commands.available(me, eui);
+  }
+
+  @Post(':eui')
+  @ApiOperation({ summary: 'Send a command: raw {port, payload_*} or named {command, params}; the worker hands it to the network' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope(CommandResponse, { status: 201 })
+  @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'AUTH_REQUIRED', 'NOT_FOUND')
+  create(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Body() dto: CreateCommandDto) {
+    return this.commands.create(me, eui, dto);
+  }
+
+  @Delete(':eui/:uid')
+  @ApiOperation({ summary: 'Cancel a command that is still Created' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope(CommandCancelledResponse)
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'COMMAND_NOT_CANCELLABLE')
+  cancel(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Param('uid', IntParamPipe) uid: number) {
+    return this.commands.cancel(me, eui, uid);
+  }
+}

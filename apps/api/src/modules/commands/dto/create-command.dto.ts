@@ -1,0 +1,49 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+
+/**
+ * Either the raw form {port, confirmed?, exactly one of payload_hex | payload_base64 |
+ * payload_ASCII} or the named form {command, params?, confirmed?} (GET …/available lists them).
+ */
+export class CreateCommandDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 223, description: 'Raw form: the LoRaWAN FPort.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(223)
+  port?: number;
+
+  @ApiPropertyOptional({ default: false, description: 'Ask the device to acknowledge.' })
+  @IsOptional()
+  @IsBoolean()
+  confirmed?: boolean;
+
+  @ApiPropertyOptional({ example: '0100000E10' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(484)
+  payload_hex?: string;
+
+  @ApiPropertyOptional({ example: 'AQAADhA=' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(400)
+  payload_base64?: string;
+
+  @ApiPropertyOptional({ example: 'reboot', description: 'Printable ASCII; \\xNN for any other byte.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(968)
+  payload_ASCII?: string;
+
+  @ApiPropertyOptional({ example: 'set_interval', description: 'Named form: a command of GET /user/device/command/{eui}/available.' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z][a-z0-9_]{0,63}$/, { message: 'command must be a command name (lower case, digits, _)' })
+  command?: string;
+
+  @ApiPropertyOptional({ example: { seconds: 3600 }, description: 'Named form: the command’s parameters.' })
+  @IsOptional()
+  @IsObject()
+  params?: Record<string, unknown>;
+}

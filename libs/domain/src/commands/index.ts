@@ -1,0 +1,2 @@
+export * from './command-payload';
+export * from './encoders';
