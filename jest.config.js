@@ -15,5 +15,6 @@ module.exports = {
   ],
   // Each end-to-end file starts its own database: two at a time fit a 2-core machine.
   maxWorkers: 2,
+  globalSetup: '<rootDir>/tools/jest/global-setup.js',
   testTimeout: 30_000,
 };

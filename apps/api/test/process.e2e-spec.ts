@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,9 +40,6 @@ async function waitForVersion(port: number, deadlineMs: number): Promise<Respons
 /** The real process as `npm start` runs it: settings, embedded database, lock, shutdown. */
 describe('the service process', () => {
   let dataDir: string;
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(root, 'tools/build.mjs')], { cwd: root, stdio: 'ignore' });
-  });
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'dts-process-'));
   });

@@ -19,6 +19,10 @@ export abstract class JobProcessor<J extends JobName> extends WorkerHost {
 
 /** Worker options shared by every processor. */
 export const PROCESSOR_OPTIONS = {
-  // The PostgreSQL backend on PGlite cannot be woken by NOTIFY: poll at least twice a second.
-  drainDelay: 0.5,
+  // Woken by NOTIFY (PostgreSQL) or a blocking pop (Redis); this only bounds a missed wake-up.
+  drainDelay: 1,
+  // A worker that dies mid-job loses its lock within 10 s and the job is taken up again: its
+  // effects must therefore be idempotent (every processor's are).
+  lockDuration: 10_000,
+  stalledInterval: 5_000,
 } as const;
