@@ -50,6 +50,19 @@ describe('CodecSandbox', () => {
     expect(sandbox.decode('k', LHT65_LIKE, Uint8Array.from([0x08, 0x66, 0x01, 0xc8]), 2).valid).toBe(true);
   });
 
+  it('encodes downlinks with encodeDownlink, and says why it cannot', () => {
+    const codec = `${LHT65_LIKE}
+      function encodeDownlink(input) {
+        if (input.data.command === 'set_interval') return { bytes: [1, input.data.seconds >> 8, input.data.seconds & 255], fPort: 5 };
+        if (input.data.command === 'bad') return { bytes: [300] };
+        return { errors: ['unknown command ' + input.data.command] };
+      }`;
+    expect(sandbox.encode('enc', codec, { command: 'set_interval', seconds: 600 })).toEqual({ bytes: Uint8Array.from([1, 2, 88]), fPort: 5 });
+    expect(sandbox.encode('enc', codec, { command: 'nope' })).toBe('unknown command nope');
+    expect(sandbox.encode('enc', codec, { command: 'bad' })).toMatch(/byte array/);
+    expect(sandbox.encode('dec-only', LHT65_LIKE, { command: 'x' })).toMatch(/no encodeDownlink/);
+  });
+
   it('checks a script before it is stored', () => {
     expect(sandbox.check(LHT65_LIKE)).toBeNull();
     expect(sandbox.check('function encodeDownlink() {}')).toMatch(/decodeUplink/);
