@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 /**
@@ -13,9 +14,10 @@ export class CreateCommandDto {
   @Max(223)
   port?: number;
 
-  @ApiPropertyOptional({ default: false, description: 'Ask the device to acknowledge.' })
+  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }], default: false, description: 'Ask the device to acknowledge (true/false, or 1/0 as commands show it).' })
   @IsOptional()
-  @IsBoolean()
+  @Transform(({ value }) => (value === 1 ? true : value === 0 ? false : value))
+  @IsBoolean({ message: 'confirmed must be true, false, 1 or 0' })
   confirmed?: boolean;
 
   @ApiPropertyOptional({ example: '0100000E10' })
