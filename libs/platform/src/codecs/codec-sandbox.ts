@@ -59,22 +59,10 @@ export class CodecSandbox {
   }
 
   decode(key: string, script: string, bytes: Uint8Array, fPort: number): DecodeResult {
-    const cacheKey = `${key}:${createHash('sha256').update(script).digest('hex')}`;
-    let entry = this.loaded.get(cacheKey);
-    if (!entry) {
-      const loaded = this.load(script);
-      if (typeof loaded === 'string') return failed(`codec: ${loaded}`);
-      entry = loaded;
-      this.remember(cacheKey, entry);
-    }
-    const input = JSON.stringify({ bytes: Array.from(bytes), fPort });
-    const result = this.call(entry, `JSON.stringify(decodeUplink(${input}))`);
-    if (!result.ok) {
-      // After an interrupt or out-of-memory the context's state is unknown: start afresh next time.
-      this.loaded.delete(cacheKey);
-      this.dispose(entry);
-      return failed(`codec: ${result.error}`);
-    }
+    const entry = this.entryFor(key, script);
+    if (typeof entry === 'string') return failed(`codec: ${entry}`);
+    const result = this.callOrDrop(entry, `JSON.stringify(decodeUplink(${JSON.stringify({ bytes: Array.from(bytes), fPort })}))`);
+    if (!result.ok) return failed(`codec: ${result.error}`);
     let output: unknown;
     try {
       output = typeof result.value === 'string' ? JSON.parse(result.value) : undefined;
@@ -89,22 +77,12 @@ export class CodecSandbox {
    * in the codec convention); a string says why it could not.
    */
   encode(key: string, script: string, data: Record<string, unknown>): { bytes: Uint8Array; fPort: number | null } | string {
-    const cacheKey = `${key}:${createHash('sha256').update(script).digest('hex')}`;
-    let entry = this.loaded.get(cacheKey);
-    if (!entry) {
-      const loaded = this.load(script);
-      if (typeof loaded === 'string') return `codec: ${loaded}`;
-      entry = loaded;
-      this.remember(cacheKey, entry);
-    }
-    const kind = this.call(entry, 'typeof encodeDownlink');
+    const entry = this.entryFor(key, script);
+    if (typeof entry === 'string') return `codec: ${entry}`;
+    const kind = this.call(entry.loaded, 'typeof encodeDownlink');
     if (!kind.ok || kind.value !== 'function') return 'the codec has no encodeDownlink function';
-    const result = this.call(entry, `JSON.stringify(encodeDownlink(${JSON.stringify({ data })}))`);
-    if (!result.ok) {
-      this.loaded.delete(cacheKey);
-      this.dispose(entry);
-      return `codec: ${result.error}`;
-    }
+    const result = this.callOrDrop(entry, `JSON.stringify(encodeDownlink(${JSON.stringify({ data })}))`);
+    if (!result.ok) return `codec: ${result.error}`;
     let out: { bytes?: unknown; fPort?: unknown; errors?: unknown } | null = null;
     try {
       out = typeof result.value === 'string' ? JSON.parse(result.value) : null;
@@ -121,6 +99,27 @@ export class CodecSandbox {
   close(): void {
     for (const entry of this.loaded.values()) this.dispose(entry);
     this.loaded.clear();
+  }
+
+  /** The loaded codec for this key and script, loading and caching it when needed. */
+  private entryFor(key: string, script: string): { cacheKey: string; loaded: Loaded } | string {
+    const cacheKey = `${key}:${createHash('sha256').update(script).digest('hex')}`;
+    const cached = this.loaded.get(cacheKey);
+    if (cached) return { cacheKey, loaded: cached };
+    const loaded = this.load(script);
+    if (typeof loaded === 'string') return loaded;
+    this.remember(cacheKey, loaded);
+    return { cacheKey, loaded };
+  }
+
+  /** Calls into the codec; after an interrupt or out-of-memory its state is unknown, so it is dropped. */
+  private callOrDrop(entry: { cacheKey: string; loaded: Loaded }, code: string) {
+    const result = this.call(entry.loaded, code);
+    if (!result.ok) {
+      this.loaded.delete(entry.cacheKey);
+      this.dispose(entry.loaded);
+    }
+    return result;
   }
 
   private load(script: string): Loaded | string {
