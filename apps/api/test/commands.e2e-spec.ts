@@ -1,0 +1,709 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { commandDispatchJobId, QUEUES } from '@dts/domain';
+import type { Queue } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DataSource } from 'typeorm';
+import { accountWithCredentials, bearer } from './support/accounts';
+import { expectError, expectSuccess } from './support/envelope';
+import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
+
+/*
+ * Downlink commands (CONTRACT §6, §11): both request forms and every way to get them wrong, who may
+ * command a device, the worker handing commands to the simulated network, to ChirpStack v4 and to
+ * The Things Stack v3 (real local HTTP servers standing in for them), the network events that move a
+ * command on, retries and permanent failures, cancelling, and the requeue of a command whose
+ * dispatch job was lost.
+ *
+ * The service runs with OUTBOUND_ALLOW_PRIVATE=true so that adapters may call 127.0.0.1; the refusal
+ * of private addresses is networks.e2e-spec.ts's subject.
+ */
+
+type Caller = Awaited<ReturnType<typeof accountWithCredentials>>;
+
+interface Command {
+  uid: number;
+  time_stamp: string;
+  status: 'Created' | 'Scheduled' | 'Sent' | 'Acknowledged' | 'Failed' | 'Cancelled';
+  network: string;
+  devEUI: string;
+  confirmed: 0 | 1;
+  port: number;
+  payload_base64: string;
+  payload_hex: string;
+  payload_ASCII: string;
+  reason: string | null;
+}
+
+interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  rejected: { index: number; devEUI: string | null; code: string; message: string }[];
+}
+
+/** One request the stand-in network received. */
+interface Hit {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+type Reply = (hit: Hit, res: ServerResponse, n: number) => void;
+
+const newEui = () => randomBytes(8).toString('hex').toUpperCase();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const secretHeader: [string, string] = ['X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET];
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+const TIME_STAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const SIMULATED = 1;
+const DECODER = { raw: 1, cayenne: 2, tracker: 3, environment: 4, camera: 5 } as const;
+
+/** A codec with encodeDownlink: set_led on fPort 42, ping on the default port, big over 242 bytes. */
+const CODEC = `
+function decodeUplink(input) { return { data: { length: input.bytes.length }, warnings: [], errors: [] }; }
+function encodeDownlink(input) {
+  var d = input.data;
+  if (d.command === 'set_led') return { bytes: [0xA0, d.on ? 1 : 0, d.level & 0xff], fPort: 42, warnings: [], errors: [] };
+  if (d.command === 'ping') return { bytes: [0x50] };
+  if (d.command === 'big') { var b = []; for (var i = 0; i < 243; i++) b.push(i & 0xff); return { bytes: b, fPort: 2 }; }
+  return { errors: ['unknown command ' + d.command] };
+}`;
+
+describe('commands', () => {
+  let svc: TestService;
+  let db: DataSource;
+  let alice: Caller;
+  let bob: Caller;
+  let carol: Caller;
+  const closers: (() => Promise<void>)[] = [];
+
+  const as = (who: Caller) => ({
+    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
+    post: (path: string, body?: object) => svc.http().post(path).set(...bearer(who.appToken)).send(body ?? {}),
+    delete: (path: string) => svc.http().delete(path).set(...bearer(who.appToken)),
+  });
+
+  /** Registers a device (simulated network by default). */
+  const device = async (who: Caller, body: object = {}) => {
+    const eui = newEui();
+    expectSuccess(await as(who).post(`/user/device/${eui}`, body), 201);
+    return eui;
+  };
+  const list = async (who: Caller, eui: string) => expectSuccess<Command[]>(await as(who).get(`/user/device/command/${eui}`));
+  const send = async (who: Caller, eui: string, body: object) => expectSuccess<Command>(await as(who).post(`/user/device/command/${eui}`, body), 201);
+  const find = async (who: Caller, eui: string, uid: number) => (await list(who, eui)).find((c) => c.uid === uid);
+
+  /** Polls the command until its status is one of `statuses` (or the time is up); returns it as last seen. */
+  const waitFor = async (who: Caller, eui: string, uid: number, statuses: Command['status'][], ms = 10_000) => {
+    const until = Date.now() + ms;
+    let last = await find(who, eui, uid);
+    while (!(last && statuses.includes(last.status)) && Date.now() < until) {
+      await sleep(100);
+      last = await find(who, eui, uid);
+    }
+    return last;
+  };
+  const waitUntil = async (check: () => boolean, ms = 10_000) => {
+    const until = Date.now() + ms;
+    while (!check() && Date.now() < until) await sleep(50);
+    return check();
+  };
+
+  /** A local HTTP server standing in for a network's API; records every request. */
+  const fakeNetwork = async (reply: Reply, port = 0) => {
+    const hits: Hit[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // left as text
+        }
+        const hit = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+        hits.push(hit);
+        reply(hit, res, hits.length);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    const close = () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    closers.push(close);
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, port: (server.address() as AddressInfo).port, hits, close };
+  };
+
+  /** An account network (through the API) and a device on it (through POST /user/device/meta). */
+  const deviceOnNetwork = async (who: Caller, network: Record<string, unknown>, decoderRef: number = DECODER.raw) => {
+    const net = expectSuccess<{ uid: number }>(await as(who).post('/user/network', { name: `net-${randomBytes(2).toString('hex')}`, ...network }), 201);
+    const eui = await device(who, { decoder_ref: decoderRef });
+    const [meta] = expectSuccess<{ network_ref: number }[]>(await as(who).post(`/user/device/meta/${eui}`, { network_ref: net.uid }));
+    expect(meta.network_ref).toBe(net.uid);
+    return { eui, networkUid: net.uid };
+  };
+
+  beforeAll(async () => {
+    svc = await startTestService({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', ACCOUNT_MAX_DEVICES: '1000' } });
+    db = svc.app.get<DataSource>(getDataSourceToken());
+    [alice, bob, carol] = await Promise.all([accountWithCredentials(svc, 'alice'), accountWithCredentials(svc, 'bob'), accountWithCredentials(svc, 'carol')]);
+  });
+  afterAll(async () => {
+    for (const close of closers) await close();
+    await svc?.close();
+  });
+
+  describe('POST /user/device/command/{eui}: the raw form', () => {
+    it('stores the command Created, with the payload in all three encodings, whichever encoding came in', async () => {
+      const eui = await device(alice);
+      const hello = send(alice, eui.toLowerCase().replace(/(..)(?!$)/g, '$1:'), { port: 1, payload_hex: '48656c6c6f' });
+      expect(await hello).toEqual({
+        uid: expect.any(Number),
+        time_stamp: expect.stringMatching(TIME_STAMP),
+        status: 'Created',
+        network: 'Simulated',
+        devEUI: eui,
+        confirmed: 0,
+        port: 1,
+        payload_base64: 'SGVsbG8=',
+        payload_hex: '48656C6C6F',
+        payload_ASCII: 'Hello',
+        reason: null,
+      });
+      expect(await send(alice, eui, { port: 223, confirmed: true, payload_base64: 'AQID' })).toMatchObject({
+        status: 'Created', confirmed: 1, port: 223, payload_hex: '010203', payload_base64: 'AQID', payload_ASCII: '\\x01\\x02\\x03',
+      });
+      expect(await send(alice, eui, { port: 2, confirmed: false, payload_ASCII: 'A\\x5c\\xff' })).toMatchObject({
+        confirmed: 0, port: 2, payload_hex: '415CFF', payload_base64: 'QVz/', payload_ASCII: 'A\\x5c\\xff',
+      });
+      const max = await send(alice, eui, { port: 9, payload_hex: 'AB'.repeat(242) });
+      expect(max.payload_hex).toBe('AB'.repeat(242));
+      expect(Buffer.from(max.payload_base64, 'base64')).toHaveLength(242);
+    });
+
+    const invalid: [string, Record<string, unknown>, string | RegExp][] = [
+      ['port 0', { port: 0, payload_hex: '01' }, 'port'],
+      ['port 224', { port: 224, payload_hex: '01' }, 'port'],
+      ['no port', { payload_hex: '01' }, 'port'],
+      ['a fractional port', { port: 1.5, payload_hex: '01' }, 'port'],
+      ['a port as text', { port: '5', payload_hex: '01' }, 'port'],
+      ['two payloads', { port: 5, payload_hex: '01', payload_base64: 'AQ==' }, /^payload/],
+      ['three payloads', { port: 5, payload_hex: '01', payload_base64: 'AQ==', payload_ASCII: 'a' }, /^payload/],
+      ['no payload', { port: 5 }, /^payload/],
+      ['bad hex', { port: 5, payload_hex: 'ZZ' }, 'payload_hex'],
+      ['odd-length hex', { port: 5, payload_hex: 'ABC' }, 'payload_hex'],
+      ['empty hex', { port: 5, payload_hex: '' }, 'payload_hex'],
+      ['bad Base64', { port: 5, payload_base64: '***' }, 'payload_base64'],
+      ['non-ASCII text', { port: 5, payload_ASCII: 'é' }, 'payload_ASCII'],
+      ['a broken \\x escape', { port: 5, payload_ASCII: 'a\\x4' }, 'payload_ASCII'],
+      ['243 bytes of hex', { port: 5, payload_hex: '00'.repeat(243) }, 'payload_hex'],
+      ['243 bytes of Base64', { port: 5, payload_base64: Buffer.alloc(243, 7).toString('base64') }, 'payload_base64'],
+      ['243 bytes of ASCII', { port: 5, payload_ASCII: 'a'.repeat(243) }, 'payload_ASCII'],
+      ['an unknown member', { port: 5, payload_hex: '01', priority: 'HIGH' }, 'priority'],
+      ['params with the raw form', { port: 5, payload_hex: '01', params: {} }, 'params'],
+      ['confirmed as text', { port: 5, payload_hex: '01', confirmed: 'yes' }, 'confirmed'],
+      ['confirmed as a number other than 0 and 1', { port: 5, payload_hex: '01', confirmed: 2 }, 'confirmed'],
+      ['confirmed as an array', { port: 5, payload_hex: '01', confirmed: [true] }, 'confirmed'],
+      ['a payload that is not a string', { port: 5, payload_hex: 1 }, 'payload_hex'],
+      ['an empty body', {}, 'port'],
+    ];
+    it.each(invalid)('refuses %s with 400 naming the field, storing nothing', async (_what, body, field) => {
+      const eui = await device(alice, { decoder_ref: DECODER.tracker });
+      await send(alice, eui, { port: 3, payload_hex: '00' });
+      const before = await list(alice, eui);
+      const errors = expectError(await as(alice).post(`/user/device/command/${eui}`, body), 400, 'VALIDATION_FAILED');
+      expect(errors.map((e) => e.field)).toContainEqual(typeof field === 'string' ? field : expect.stringMatching(field));
+      expect(await list(alice, eui)).toEqual(before);
+    });
+
+    it('refuses __proto__ as an unknown member', async () => {
+      const eui = await device(alice);
+      const res = await svc.http().post(`/user/device/command/${eui}`).set(...bearer(alice.appToken)).set('Content-Type', 'application/json')
+        .send('{"port": 5, "payload_hex": "01", "__proto__": {"port": 6}}');
+      expectError(res, 400, 'VALIDATION_FAILED', '__proto__');
+      expect(await list(alice, eui)).toEqual([]);
+    });
+
+    it('refuses a device whose network takes no downlinks (Generic REST) or that has none', async () => {
+      const rest = await device(alice, { network_ref: 4 });
+      expectError(await as(alice).post(`/user/device/command/${rest}`, { port: 5, payload_hex: '01' }), 400, 'VALIDATION_FAILED');
+      expect(await list(alice, rest)).toEqual([]);
+    });
+  });
+
+  describe('POST /user/device/command/{eui}: the named form and GET …/available', () => {
+    it('lists each device family’s commands with their parameter schemas', async () => {
+      const tracker = await device(alice, { decoder_ref: DECODER.tracker });
+      const available = expectSuccess<{ name: string; description: string; port: number | null; params: Record<string, Record<string, unknown>> }[]>(
+        await as(alice).get(`/user/device/command/${tracker}/available`),
+      );
+      expect(available.map((c) => c.name).sort()).toEqual(['reboot', 'request_position', 'set_gps', 'set_interval']);
+      expect(available.find((c) => c.name === 'set_interval')).toMatchObject({
+        description: expect.any(String), port: 10, params: { seconds: { type: 'integer', minimum: 30, maximum: 86_400 } },
+      });
+      expect(available.find((c) => c.name === 'set_gps')).toMatchObject({ params: { enabled: { type: 'boolean' } } });
+      expect(available.find((c) => c.name === 'reboot')).toMatchObject({ params: {} });
+
+      const names = async (decoderRef: number) => {
+        const eui = await device(alice, { decoder_ref: decoderRef });
+        return expectSuccess<{ name: string }[]>(await as(alice).get(`/user/device/command/${eui}/available`)).map((c) => c.name).sort();
+      };
+      expect(await names(DECODER.environment)).toEqual(['reboot', 'set_interval']);
+      expect(await names(DECODER.camera)).toEqual(['reboot', 'set_interval', 'set_night_mode', 'set_pir', 'take_photo']);
+      expect(await names(DECODER.cayenne)).toEqual(['set_digital_output']);
+      expect(await names(DECODER.raw)).toEqual([]);
+    });
+
+    it.each([
+      [DECODER.tracker, { command: 'set_interval', params: { seconds: 3600 } }, 10, '0100000E10', 'AQAADhA=', '\\x01\\x00\\x00\\x0e\\x10'],
+      [DECODER.tracker, { command: 'set_gps', params: { enabled: true } }, 10, '0301', 'AwE=', '\\x03\\x01'],
+      [DECODER.tracker, { command: 'request_position' }, 10, '02', 'Ag==', '\\x02'],
+      [DECODER.tracker, { command: 'reboot', params: {}, confirmed: true }, 10, 'FF', '/w==', '\\xff'],
+      [DECODER.environment, { command: 'set_interval', params: { seconds: 60 } }, 10, '010000003C', 'AQAAADw=', '\\x01\\x00\\x00\\x00<'],
+      [DECODER.camera, { command: 'take_photo' }, 10, '10', 'EA==', '\\x10'],
+      [DECODER.camera, { command: 'set_night_mode', params: { enabled: false } }, 10, '1200', 'EgA=', '\\x12\\x00'],
+      [DECODER.camera, { command: 'set_interval', params: { seconds: 86_400 } }, 10, '0100015180', 'AQABUYA=', '\\x01\\x00\\x01Q\\x80'],
+      [DECODER.cayenne, { command: 'set_digital_output', params: { channel: 3, value: 1 } }, 99, '030101', 'AwEB', '\\x03\\x01\\x01'],
+    ])('decoder %i encodes %j on port %i as %s', async (decoderRef, body, port, hex, base64, ascii) => {
+      const eui = await device(alice, { decoder_ref: decoderRef });
+      const command = await send(alice, eui, body);
+      expect(command).toMatchObject({ status: 'Created', port, payload_hex: hex, payload_base64: base64, payload_ASCII: ascii, confirmed: 'confirmed' in body ? 1 : 0 });
+      expect((await list(alice, eui)).map((c) => c.uid)).toEqual([command.uid]);
+    });
+
+    const invalid: [string, number, Record<string, unknown>, string][] = [
+      ['port with the named form', DECODER.tracker, { command: 'set_interval', params: { seconds: 60 }, port: 10 }, 'port'],
+      ['a payload with the named form', DECODER.tracker, { command: 'reboot', payload_hex: 'FF' }, 'payload_hex'],
+      ['an unknown command', DECODER.tracker, { command: 'self_destruct' }, 'command'],
+      ['a command of another family', DECODER.environment, { command: 'take_photo' }, 'command'],
+      ['any command for the raw decoder', DECODER.raw, { command: 'reboot' }, 'command'],
+      ['a command that is no name', DECODER.tracker, { command: 'Set-Interval' }, 'command'],
+      ['a command that is not a string', DECODER.tracker, { command: 7 }, 'command'],
+      ['a missing parameter', DECODER.tracker, { command: 'set_interval' }, 'params.seconds'],
+      ['a parameter under its minimum', DECODER.tracker, { command: 'set_interval', params: { seconds: 29 } }, 'params.seconds'],
+      ['a parameter under the family’s minimum', DECODER.environment, { command: 'set_interval', params: { seconds: 59 } }, 'params.seconds'],
+      ['a parameter over its maximum', DECODER.tracker, { command: 'set_interval', params: { seconds: 86_401 } }, 'params.seconds'],
+      ['a fractional parameter', DECODER.tracker, { command: 'set_interval', params: { seconds: 60.5 } }, 'params.seconds'],
+      ['a parameter as text', DECODER.tracker, { command: 'set_interval', params: { seconds: '60' } }, 'params.seconds'],
+      ['a boolean parameter as a number', DECODER.tracker, { command: 'set_gps', params: { enabled: 1 } }, 'params.enabled'],
+      ['an extra parameter', DECODER.tracker, { command: 'set_interval', params: { seconds: 60, unit: 's' } }, 'params.unit'],
+      ['a parameter for a command without any', DECODER.tracker, { command: 'reboot', params: { now: true } }, 'params.now'],
+      ['params that are not an object', DECODER.tracker, { command: 'set_interval', params: [60] }, 'params'],
+      ['an LPP value out of range', DECODER.cayenne, { command: 'set_digital_output', params: { channel: 3, value: 2 } }, 'params.value'],
+      ['bad confirmed', DECODER.tracker, { command: 'reboot', confirmed: 'true' }, 'confirmed'],
+      ['an unknown member', DECODER.tracker, { command: 'reboot', when: 'now' }, 'when'],
+    ];
+    it.each(invalid)('refuses %s with 400 naming the field, storing nothing', async (_what, decoderRef, body, field) => {
+      const eui = await device(alice, { decoder_ref: decoderRef });
+      expectError(await as(alice).post(`/user/device/command/${eui}`, body), 400, 'VALIDATION_FAILED', field);
+      expect(await list(alice, eui)).toEqual([]);
+    });
+
+    it('encodes with the device’s own JavaScript codec (encodeDownlink), on the codec’s port or port 1', async () => {
+      const codec = expectSuccess<{ uid: number }>(await as(alice).post('/user/codec', { name: 'with downlinks', script: CODEC }), 201);
+      const eui = await device(alice, { decoder_ref: codec.uid });
+      const available = expectSuccess<unknown[]>(await as(alice).get(`/user/device/command/${eui}/available`));
+      expect(Array.isArray(available)).toBe(true);
+
+      expect(await send(alice, eui, { command: 'set_led', params: { on: true, level: 7 } })).toMatchObject({ status: 'Created', port: 42, payload_hex: 'A00107', payload_base64: 'oAEH' });
+      expect(await send(alice, eui, { command: 'ping', confirmed: true })).toMatchObject({ port: 1, payload_hex: '50', payload_ASCII: 'P', confirmed: 1 });
+      const before = await list(alice, eui);
+      expect(before).toHaveLength(2);
+      expectError(await as(alice).post(`/user/device/command/${eui}`, { command: 'dance' }), 400, 'VALIDATION_FAILED', 'command');
+      expectError(await as(alice).post(`/user/device/command/${eui}`, { command: 'big' }), 400, 'VALIDATION_FAILED', 'command');
+      expectError(await as(alice).post(`/user/device/command/${eui}`, { command: 'ping', port: 3 }), 400, 'VALIDATION_FAILED', 'port');
+      expect(await list(alice, eui)).toEqual(before);
+
+      // A codec without encodeDownlink offers no named command.
+      const decodeOnly = expectSuccess<{ uid: number }>(await as(alice).post('/user/codec', { name: 'uplinks only', script: 'function decodeUplink(i) { return { data: {} }; }' }), 201);
+      const plain = await device(alice, { decoder_ref: decodeOnly.uid });
+      expectError(await as(alice).post(`/user/device/command/${plain}`, { command: 'ping' }), 400, 'VALIDATION_FAILED', 'command');
+      expect(await list(alice, plain)).toEqual([]);
+    });
+  });
+
+  describe('who may command a device', () => {
+    it('another account gets 404 on list, available, create and cancel, and stores nothing', async () => {
+      const eui = await device(alice, { decoder_ref: DECODER.tracker });
+      const own = await send(alice, eui, { port: 5, payload_hex: '01' });
+      expectError(await as(carol).get(`/user/device/command/${eui}`), 404, 'NOT_FOUND');
+      expectError(await as(carol).get(`/user/device/command/${eui}/available`), 404, 'NOT_FOUND');
+      expectError(await as(carol).post(`/user/device/command/${eui}`, { port: 5, payload_hex: '02' }), 404, 'NOT_FOUND');
+      expectError(await as(carol).post(`/user/device/command/${eui}`, { command: 'reboot' }), 404, 'NOT_FOUND');
+      expectError(await as(carol).delete(`/user/device/command/${eui}/${own.uid}`), 404, 'NOT_FOUND');
+      expect((await list(alice, eui)).map((c) => c.uid)).toEqual([own.uid]);
+    });
+
+    it('a user the device is shared with may list and send commands', async () => {
+      const eui = await device(alice, { decoder_ref: DECODER.tracker });
+      await as(alice).post(`/user/device/share/${eui}`, { username: bob.account.username }).expect(201);
+      const byBob = await send(bob, eui, { command: 'set_gps', params: { enabled: false } });
+      expect(byBob).toMatchObject({ devEUI: eui, payload_hex: '0300' });
+      expect((await list(bob, eui)).map((c) => c.uid)).toEqual([byBob.uid]);
+      expect((await list(alice, eui)).map((c) => c.uid)).toEqual([byBob.uid]);
+      expect(expectSuccess<unknown[]>(await as(bob).get(`/user/device/command/${eui}/available`))).toHaveLength(4);
+    });
+
+    it('needs credentials', async () => {
+      const eui = await device(alice);
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      expectError(await svc.http().get(`/user/device/command/${eui}`), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().get(`/user/device/command/${eui}/available`), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().post(`/user/device/command/${eui}`).send({ port: 5, payload_hex: '01' }), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().delete(`/user/device/command/${eui}/${uid}`), 401, 'AUTH_REQUIRED');
+      expect(await list(alice, eui)).toHaveLength(1);
+    });
+
+    it.each(['xyz', '70b3d57ed00000', '70b3d57ed00000a1ff', '70b3d57ed00000zz'])('answers 400 naming eui for the EUI %p on every route', async (eui) => {
+      expectError(await as(alice).get(`/user/device/command/${eui}`), 400, 'VALIDATION_FAILED', 'eui');
+      expectError(await as(alice).get(`/user/device/command/${eui}/available`), 400, 'VALIDATION_FAILED', 'eui');
+      expectError(await as(alice).post(`/user/device/command/${eui}`, { port: 5, payload_hex: '01' }), 400, 'VALIDATION_FAILED', 'eui');
+      expectError(await as(alice).delete(`/user/device/command/${eui}/1`), 400, 'VALIDATION_FAILED', 'eui');
+    });
+
+    it('an unknown but well-formed EUI is 404', async () => {
+      const eui = newEui();
+      expectError(await as(alice).get(`/user/device/command/${eui}`), 404, 'NOT_FOUND');
+      expectError(await as(alice).post(`/user/device/command/${eui}`, { port: 5, payload_hex: '01' }), 404, 'NOT_FOUND');
+    });
+  });
+
+  describe('the simulated network', () => {
+    it('takes each command: it reaches Scheduled, keeps its payload, and the list is newest first', async () => {
+      const eui = await device(alice, { decoder_ref: DECODER.tracker });
+      const first = await send(alice, eui, { port: 7, payload_ASCII: 'first' });
+      const second = await send(alice, eui, { command: 'set_interval', params: { seconds: 120 } });
+      const third = await send(alice, eui, { port: 8, confirmed: true, payload_base64: 'AAEC' });
+      for (const c of [first, second, third]) expect((await waitFor(alice, eui, c.uid, ['Scheduled']))?.status).toBe('Scheduled');
+      const listed = await list(alice, eui);
+      expect(listed.map((c) => c.uid)).toEqual([third.uid, second.uid, first.uid]);
+      expect(listed[2]).toEqual({ ...first, status: 'Scheduled' });
+      expect(listed[1]).toMatchObject({ status: 'Scheduled', network: 'Simulated', port: 10, payload_hex: '0100000078', payload_base64: 'AQAAAHg=', reason: null });
+      expect(listed[0]).toMatchObject({ status: 'Scheduled', confirmed: 1, port: 8, payload_hex: '000102', payload_base64: 'AAEC', payload_ASCII: '\\x00\\x01\\x02' });
+    });
+
+    it('a global ChirpStack network without an address fails the command with the reason', async () => {
+      const eui = await device(alice, { network_ref: 3 });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      const failed = await waitFor(alice, eui, uid, ['Failed']);
+      expect(failed).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
+    });
+  });
+
+  describe('ChirpStack v4', () => {
+    it('queues the downlink with the API key; txack and ack move the command to Sent and Acknowledged, never back', async () => {
+      const cs = await fakeNetwork((_hit, res) => json(res, 200, { id: 'abc-123' }));
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: cs.url, api_key: 'cs-api-key-1' });
+      const command = await send(alice, eui, { port: 5, confirmed: true, payload_hex: '0102' });
+      expect(command.network).toEqual(expect.any(String));
+
+      expect((await waitFor(alice, eui, command.uid, ['Scheduled']))?.status).toBe('Scheduled');
+      expect(cs.hits).toHaveLength(1);
+      const [hit] = cs.hits;
+      expect(hit.method).toBe('POST');
+      expect(hit.path).toBe(`/api/devices/${eui.toLowerCase()}/queue`);
+      expect(hit.headers.authorization).toBe('Bearer cs-api-key-1');
+      expect(hit.headers['content-type']).toMatch(/^application\/json/);
+      expect(hit.body).toEqual({ queueItem: { confirmed: true, fPort: 5, data: 'AQI=' } });
+
+      const event = (name: string, body: object) => svc.http().post(`/ingest/chirpstack?event=${name}`).set(...secretHeader).send(body);
+      const deviceInfo = { devEui: eui.toLowerCase(), deviceName: 'dev', applicationId: 'a1' };
+      // Another account's API token may not move Alice's command.
+      const foreign = expectSuccess<IngestResult>(await svc.http().post('/ingest/chirpstack?event=txack').set(...bearer(carol.appToken)).send({ queueItemId: 'abc-123', deviceInfo }), 202);
+      expect(foreign).toMatchObject({ accepted: 0, rejected: [expect.objectContaining({ code: 'NOT_FOUND' })] });
+      expect((await find(alice, eui, command.uid))?.status).toBe('Scheduled');
+
+      expect(expectSuccess<IngestResult>(await event('txack', { queueItemId: 'abc-123', deviceInfo, fCntDown: 4, time: new Date().toISOString() }), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect((await find(alice, eui, command.uid))?.status).toBe('Sent');
+      expect(expectSuccess<IngestResult>(await event('ack', { queueItemId: 'abc-123', deviceInfo, acknowledged: true, fCntDown: 4 }), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(await find(alice, eui, command.uid)).toMatchObject({ status: 'Acknowledged', reason: null });
+
+      // A late or repeated event does not move it back.
+      expect(expectSuccess<IngestResult>(await event('txack', { queueItemId: 'abc-123', deviceInfo }), 202)).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
+      expect(expectSuccess<IngestResult>(await event('ack', { queueItemId: 'abc-123', deviceInfo, acknowledged: false }), 202)).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
+      expect((await find(alice, eui, command.uid))?.status).toBe('Acknowledged');
+
+      // An event for a queue item this service never queued.
+      const unknown = expectSuccess<IngestResult>(await event('ack', { queueItemId: 'no-such-item', deviceInfo, acknowledged: true }), 202);
+      expect(unknown).toMatchObject({ accepted: 0, duplicates: 0, rejected: [expect.objectContaining({ code: 'NOT_FOUND' })] });
+      expect(cs.hits).toHaveLength(1);
+    });
+
+    it('an ack with acknowledged: false fails the command with a reason', async () => {
+      const cs = await fakeNetwork((_hit, res) => json(res, 200, { id: 'nack-1' }));
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: `${cs.url}/`, api_key: 'k' });
+      const { uid } = await send(alice, eui, { port: 6, confirmed: true, payload_base64: '/w==' });
+      expect((await waitFor(alice, eui, uid, ['Scheduled']))?.status).toBe('Scheduled');
+      expect(cs.hits[0]).toMatchObject({ path: `/api/devices/${eui.toLowerCase()}/queue`, body: { queueItem: { confirmed: true, fPort: 6, data: '/w==' } } });
+      const res = await svc.http().post('/ingest/chirpstack?event=ack').set(...secretHeader).send({ queueItemId: 'nack-1', acknowledged: false });
+      expect(expectSuccess<IngestResult>(res, 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
+    });
+  });
+
+  describe('The Things Stack v3', () => {
+    const APP = 'dts-app-1';
+    const WEBHOOK = 'dts-hook';
+    const tts = (body: object) => svc.http().post('/ingest/ttn').set(...secretHeader).send(body);
+    const endDevice = (eui: string) => ({ device_id: `eui-${eui.toLowerCase()}`, application_ids: { application_id: APP }, dev_eui: eui });
+
+    it('pushes the downlink with our correlation id; downlink_sent and downlink_ack move it on, a late downlink_sent does not move it back', async () => {
+      const stack = await fakeNetwork((_hit, res) => json(res, 200, {}));
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'ttn', base_url: stack.url, api_key: 'NNSXS.TEST-KEY', application_id: APP, webhook_id: WEBHOOK }, DECODER.tracker);
+      const command = await send(alice, eui, { command: 'set_interval', params: { seconds: 3600 } });
+      expect((await waitFor(alice, eui, command.uid, ['Scheduled']))?.status).toBe('Scheduled');
+
+      expect(stack.hits).toHaveLength(1);
+      const [hit] = stack.hits;
+      expect(hit.method).toBe('POST');
+      expect(hit.path).toBe(`/api/v3/as/applications/${APP}/webhooks/${WEBHOOK}/devices/eui-${eui.toLowerCase()}/down/push`);
+      expect(hit.headers.authorization).toBe('Bearer NNSXS.TEST-KEY');
+      const correlation = `dts:command:${command.uid}`;
+      expect(hit.body).toEqual({
+        downlinks: [{ f_port: 10, frm_payload: 'AQAADhA=', confirmed: false, priority: expect.stringMatching(/^(LOWEST|LOW|BELOW_NORMAL|NORMAL|ABOVE_NORMAL|HIGH|HIGHEST)$/), correlation_ids: [correlation] }],
+      });
+
+      // The correlation ids inside the event…
+      const sent = { end_device_ids: endDevice(eui), correlation_ids: ['as:downlink:01HX'], received_at: new Date().toISOString(), downlink_sent: { f_port: 10, frm_payload: 'AQAADhA=', priority: 'NORMAL', correlation_ids: [correlation, 'as:downlink:01HX'] } };
+      expect(expectSuccess<IngestResult>(await tts(sent), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect((await find(alice, eui, command.uid))?.status).toBe('Sent');
+      // …or at the root.
+      const ack = { end_device_ids: endDevice(eui), correlation_ids: [correlation, 'as:up:01HY'], received_at: new Date().toISOString(), downlink_ack: { f_port: 10, frm_payload: 'AQAADhA=' } };
+      expect(expectSuccess<IngestResult>(await tts(ack), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(await find(alice, eui, command.uid)).toMatchObject({ status: 'Acknowledged', reason: null });
+
+      expect(expectSuccess<IngestResult>(await tts(sent), 202)).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
+      expect((await find(alice, eui, command.uid))?.status).toBe('Acknowledged');
+      expect(stack.hits).toHaveLength(1);
+    });
+
+    it('downlink_failed and downlink_nack fail the command with a reason; unknown and foreign commands are rejected', async () => {
+      const stack = await fakeNetwork((_hit, res) => json(res, 200, {}));
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'ttn', base_url: stack.url, api_key: 'NNSXS.K2', application_id: APP, webhook_id: WEBHOOK });
+      const failing = await send(alice, eui, { port: 3, payload_hex: 'AA' });
+      const nacked = await send(alice, eui, { port: 3, confirmed: true, payload_hex: 'BB' });
+      for (const c of [failing, nacked]) expect((await waitFor(alice, eui, c.uid, ['Scheduled']))?.status).toBe('Scheduled');
+      expect(stack.hits.map((h) => (h.body as { downlinks: { correlation_ids: string[] }[] }).downlinks[0].correlation_ids).sort()).toEqual(
+        [[`dts:command:${failing.uid}`], [`dts:command:${nacked.uid}`]].sort(),
+      );
+      expect(stack.hits.every((h) => h.path === `/api/v3/as/applications/${APP}/webhooks/${WEBHOOK}/devices/eui-${eui.toLowerCase()}/down/push`)).toBe(true);
+
+      const failed = {
+        end_device_ids: endDevice(eui),
+        correlation_ids: ['as:downlink:01HZ'],
+        downlink_failed: {
+          downlink: { f_port: 3, frm_payload: 'qg==', correlation_ids: [`dts:command:${failing.uid}`] },
+          error: { namespace: 'pkg/networkserver', name: 'application_downlink_too_long', message_format: 'application downlink too long', code: 3 },
+        },
+      };
+      expect(expectSuccess<IngestResult>(await tts(failed), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(await find(alice, eui, failing.uid)).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
+
+      const nack = { end_device_ids: endDevice(eui), correlation_ids: [`dts:command:${nacked.uid}`], downlink_nack: { f_port: 3, frm_payload: 'uw==', confirmed: true } };
+      expect(expectSuccess<IngestResult>(await tts(nack), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(await find(alice, eui, nacked.uid)).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
+
+      // A late downlink_sent does not revive a failed command.
+      expect(expectSuccess<IngestResult>(await tts({ end_device_ids: endDevice(eui), correlation_ids: [`dts:command:${failing.uid}`], downlink_sent: {} }), 202)).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
+      expect((await find(alice, eui, failing.uid))?.status).toBe('Failed');
+
+      const unknown = expectSuccess<IngestResult>(await tts({ end_device_ids: endDevice(eui), correlation_ids: ['dts:command:999999'], downlink_ack: {} }), 202);
+      expect(unknown).toMatchObject({ accepted: 0, rejected: [expect.objectContaining({ code: 'NOT_FOUND' })] });
+      const other = await send(alice, eui, { port: 3, payload_hex: 'CC' });
+      expect((await waitFor(alice, eui, other.uid, ['Scheduled']))?.status).toBe('Scheduled');
+      const foreign = await svc.http().post('/ingest/ttn').set(...bearer(carol.appToken)).send({ correlation_ids: [`dts:command:${other.uid}`], downlink_sent: {} });
+      expect(expectSuccess<IngestResult>(foreign, 202)).toMatchObject({ accepted: 0, rejected: [expect.objectContaining({ code: 'NOT_FOUND' })] });
+      expect((await find(alice, eui, other.uid))?.status).toBe('Scheduled');
+    });
+  });
+
+  describe('hand-off failures', () => {
+    it('a 401 from the network fails the command at once, with the status in the reason, after one request', async () => {
+      const net = await fakeNetwork((_hit, res) => json(res, 401, { error: 'authentication failed', code: 16 }));
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'wrong-key' });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      const failed = await waitFor(alice, eui, uid, ['Failed', 'Scheduled']);
+      expect(failed).toMatchObject({ status: 'Failed', reason: expect.stringContaining('401') });
+      await sleep(2_500); // past the first backoff: a retry would have come by now
+      expect(net.hits).toHaveLength(1);
+      expect(net.hits[0].headers.authorization).toBe('Bearer wrong-key');
+    });
+
+    it('a 500 is transient: the hand-off is retried with backoff, the command stays Created meanwhile, then Scheduled once', async () => {
+      const net = await fakeNetwork((_hit, res, n) => (n <= 2 ? json(res, 500, { error: 'internal' }) : json(res, 200, { id: 'after-retries' })));
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      expect(await waitUntil(() => net.hits.length >= 1)).toBe(true);
+      const firstAt = Date.now();
+      expect(await waitUntil(() => net.hits.length >= 2, 8_000)).toBe(true);
+      expect(Date.now() - firstAt).toBeGreaterThanOrEqual(1_000); // a backoff, not an immediate loop
+      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', reason: null });
+      const scheduled = await waitFor(alice, eui, uid, ['Scheduled', 'Failed'], 15_000);
+      expect(scheduled).toMatchObject({ status: 'Scheduled', reason: null });
+      await sleep(300);
+      expect(net.hits).toHaveLength(3);
+      expect(new Set(net.hits.map((h) => JSON.stringify(h.body))).size).toBe(1);
+    }, 30_000);
+
+    it('a refused connection is transient: retried until the network is up, then delivered once', async () => {
+      const probe = await fakeNetwork(() => undefined);
+      const port = probe.port;
+      await probe.close();
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: `http://127.0.0.1:${port}`, api_key: 'k' });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      const queue = svc.app.get<Queue>(getQueueToken(QUEUES.commandDispatch));
+      const until = Date.now() + 8_000;
+      let attempts = 0;
+      while (attempts < 1 && Date.now() < until) {
+        attempts = (await queue.getJob(commandDispatchJobId(uid)))?.attemptsMade ?? 0;
+        if (attempts < 1) await sleep(50);
+      }
+      expect(attempts).toBeGreaterThanOrEqual(1);
+      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', reason: null });
+      const net = await fakeNetwork((_hit, res) => json(res, 200, { id: 'back-up' }), port);
+      expect((await waitFor(alice, eui, uid, ['Scheduled', 'Failed'], 15_000))?.status).toBe('Scheduled');
+      expect(net.hits).toHaveLength(1);
+    }, 30_000);
+
+    it('a network that never answers times out and is retried', async () => {
+      let held: ServerResponse | null = null;
+      const net = await fakeNetwork((_hit, res, n) => {
+        if (n === 1) held = res; // never answered
+        else json(res, 200, { id: 'after-timeout' });
+      });
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      expect(await waitUntil(() => net.hits.length >= 1)).toBe(true);
+      await sleep(1_500);
+      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', reason: null });
+      expect(net.hits).toHaveLength(1);
+      expect(await waitUntil(() => net.hits.length >= 2, 20_000)).toBe(true);
+      expect((await waitFor(alice, eui, uid, ['Scheduled', 'Failed']))?.status).toBe('Scheduled');
+      expect(held).not.toBeNull();
+    }, 40_000);
+
+    it('a redirect is not followed: the command fails, and the redirect’s target is never called', async () => {
+      const canary = await fakeNetwork((_hit, res) => json(res, 200, { id: 'canary' }));
+      const net = await fakeNetwork((_hit, res) => res.writeHead(302, { Location: `${canary.url}/api/devices/x/queue` }).end());
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      const failed = await waitFor(alice, eui, uid, ['Failed', 'Scheduled']);
+      expect(failed).toMatchObject({ status: 'Failed', reason: expect.stringContaining('302') });
+      await sleep(2_500);
+      expect(net.hits).toHaveLength(1);
+      expect(canary.hits).toHaveLength(0);
+    });
+
+    it('a ChirpStack answer without a queue item id fails the command', async () => {
+      const net = await fakeNetwork((_hit, res) => json(res, 200, {}));
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      expect(await waitFor(alice, eui, uid, ['Failed', 'Scheduled'])).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
+    });
+  });
+
+  describe('DELETE /user/device/command/{eui}/{uid}', () => {
+    const insertCreated = async (eui: string, who: Caller, networkRef: number | null = SIMULATED, createdAt = 'now()') => {
+      const [{ uid: deviceUid }] = await db.query('SELECT uid FROM devices WHERE eui = $1', [eui]);
+      const [{ uid }] = await db.query(
+        `INSERT INTO commands (device_id, created_by, status, network_ref, confirmed, port, payload, created_at)
+         VALUES ($1, $2, 'Created', $3, false, 7, '\\xcafe'::bytea, ${createdAt}) RETURNING uid`,
+        [deviceUid, who.account.id, networkRef],
+      );
+      return uid as number;
+    };
+
+    it('cancels a Created command (a row without a dispatch job): Cancelled, then 409 COMMAND_NOT_CANCELLABLE', async () => {
+      const eui = await device(alice);
+      const uid = await insertCreated(eui, alice);
+      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', port: 7, payload_hex: 'CAFE', payload_base64: 'yv4=', payload_ASCII: '\\xca\\xfe' });
+      expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui.toLowerCase()}/${uid}`))).toEqual({ uid, status: 'Cancelled' });
+      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Cancelled' });
+      expectError(await as(alice).delete(`/user/device/command/${eui}/${uid}`), 409, 'COMMAND_NOT_CANCELLABLE');
+      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Cancelled' });
+    });
+
+    it('cancels a command while the network is still being called; its late answer does not move it on', async () => {
+      let held: ServerResponse | null = null;
+      const net = await fakeNetwork((_hit, res) => {
+        held = res;
+      });
+      const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      expect(await waitUntil(() => held !== null)).toBe(true);
+      expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${uid}`))).toEqual({ uid, status: 'Cancelled' });
+      json(held!, 200, { id: 'too-late' });
+      await sleep(500);
+      expect((await find(alice, eui, uid))?.status).toBe('Cancelled');
+      const late = await svc.http().post('/ingest/chirpstack?event=txack').set(...secretHeader).send({ queueItemId: 'too-late' });
+      expect(expectSuccess<IngestResult>(late, 202).accepted).toBe(0);
+      expect((await find(alice, eui, uid))?.status).toBe('Cancelled');
+      expect(net.hits).toHaveLength(1);
+    });
+
+    it('a command just created is either cancelled or already beyond Created', async () => {
+      const eui = await device(alice);
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      const res = await as(alice).delete(`/user/device/command/${eui}/${uid}`);
+      if (res.status === 200) expect(expectSuccess(res)).toEqual({ uid, status: 'Cancelled' });
+      else expectError(res, 409, 'COMMAND_NOT_CANCELLABLE');
+      await sleep(300);
+      expect((await find(alice, eui, uid))?.status).toBe(res.status === 200 ? 'Cancelled' : 'Scheduled');
+    });
+
+    it('refuses a Scheduled command, an unknown uid, another device’s command and a uid that is no integer', async () => {
+      const eui = await device(alice);
+      const other = await device(alice);
+      const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
+      expect((await waitFor(alice, eui, uid, ['Scheduled']))?.status).toBe('Scheduled');
+      expectError(await as(alice).delete(`/user/device/command/${eui}/${uid}`), 409, 'COMMAND_NOT_CANCELLABLE');
+      expectError(await as(alice).delete(`/user/device/command/${eui}/99999999`), 404, 'NOT_FOUND');
+      expectError(await as(alice).delete(`/user/device/command/${other}/${uid}`), 404, 'NOT_FOUND');
+      expectError(await as(alice).delete(`/user/device/command/${eui}/abc`), 400, 'VALIDATION_FAILED', 'uid');
+      expect((await find(alice, eui, uid))?.status).toBe('Scheduled');
+    });
+
+    describe('the requeue of a command whose dispatch job was lost', () => {
+      const requeueNow = () => svc.app.get<Queue>(getQueueToken(QUEUES.commandRequeue)).add('command.requeue', {});
+
+      it('dispatches a Created command left without a job (simulated network), once', async () => {
+        const eui = await device(alice);
+        const uid = await insertCreated(eui, alice, SIMULATED, "now() - interval '1 minute'");
+        await Promise.all([requeueNow(), requeueNow()]);
+        const scheduled = await waitFor(alice, eui, uid, ['Scheduled']);
+        expect(scheduled).toMatchObject({ status: 'Scheduled', payload_hex: 'CAFE', reason: null });
+        expect((await list(alice, eui)).filter((c) => c.uid === uid)).toHaveLength(1);
+      });
+
+      it('hands it to the account’s network exactly once, even when requeued again', async () => {
+        const net = await fakeNetwork((_hit, res) => setTimeout(() => json(res, 200, { id: 'requeued-1' }), 300));
+        const { eui, networkUid } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'requeue-key' });
+        const uid = await insertCreated(eui, alice, networkUid, "now() - interval '1 minute'");
+        await requeueNow();
+        expect(await waitUntil(() => net.hits.length >= 1)).toBe(true);
+        await requeueNow(); // while the first hand-off is in flight
+        expect((await waitFor(alice, eui, uid, ['Scheduled', 'Failed']))?.status).toBe('Scheduled');
+        await requeueNow(); // and after it
+        await sleep(1_000);
+        expect(net.hits).toHaveLength(1);
+        expect(net.hits[0]).toMatchObject({ path: `/api/devices/${eui.toLowerCase()}/queue`, body: { queueItem: { confirmed: false, fPort: 7, data: 'yv4=' } } });
+        expect(net.hits[0].headers.authorization).toBe('Bearer requeue-key');
+        const txack = await svc.http().post('/ingest/chirpstack?event=txack').set(...secretHeader).send({ queueItemId: 'requeued-1' });
+        expect(expectSuccess<IngestResult>(txack, 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+        expect((await find(alice, eui, uid))?.status).toBe('Sent');
+      });
+    });
+  });
+});
