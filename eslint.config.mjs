@@ -19,9 +19,12 @@ export default [
           depConstraints: [
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:domain'] },
+            // The typed client ships as a package beside @dts/domain: nothing else of ours.
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:domain'] },
             { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:platform'] },
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data', 'type:feature'] },
+            // type:client for the api's end-to-end tests, which call the service through it.
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:data', 'type:feature', 'type:client'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:shared', 'scope:worker'] },
             // The api runs the processors in process in embedded mode.

@@ -6,6 +6,7 @@ const unitAndIntegration = ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.in
 module.exports = {
   projects: [
     project('domain', 'libs/domain', unitAndIntegration),
+    project('client', 'libs/client', unitAndIntegration),
     project('platform', 'libs/platform', unitAndIntegration),
     project('persistence', 'libs/persistence', unitAndIntegration),
     project('jobs', 'libs/jobs', unitAndIntegration),

@@ -27,6 +27,7 @@ module.exports.project = (name, dir, testMatch) => ({
     '^@dts/persistence$': join(root, 'libs/persistence/src/index.ts'),
     '^@dts/platform$': join(root, 'libs/platform/src/index.ts'),
     '^@dts/jobs$': join(root, 'libs/jobs/src/index.ts'),
+    '^@dts/client$': join(root, 'libs/client/src/index.ts'),
   },
   setupFiles: [join(root, 'tools/jest/setup.js')],
 });

@@ -3,12 +3,13 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from '@dts/jobs';
 import { PersistenceModule } from '@dts/persistence';
-import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, httpLogSerializers, loggerOptions, QueueModule, RedisModule } from '@dts/platform';
+import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, httpLogSerializers, loggerOptions, MetricsModule, QueueModule, RedisModule } from '@dts/platform';
 import type { Request } from 'express';
 import { AuthCoreModule } from './common/auth/auth-core.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { routeTemplate } from './common/http/http-metrics';
 import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { ThrottlingModule } from './common/throttling/throttling.module';
@@ -16,6 +17,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { CacheModule } from './modules/cache/cache.module';
 import { CodecsApiModule } from './modules/codecs/codecs.module';
 import { CommandsModule } from './modules/commands/commands.module';
+import { ImagesModule } from './modules/images/images.module';
 import { NetworksModule } from './modules/networks/networks.module';
 import { DatamodelModule } from './modules/datamodel/datamodel.module';
 import { DemoModule } from './modules/demo/demo.module';
@@ -25,10 +27,13 @@ import { GatewaysModule } from './modules/gateways/gateways.module';
 import { FeedbackModule } from './modules/feedback/feedback.module';
 import { HealthModule } from './modules/health/health.module';
 import { IngestModule } from './modules/ingest/ingest.module';
+import { MetricsApiModule } from './modules/metrics/metrics.module';
+import { AdminModule } from './modules/admin/admin.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SystemModule } from './modules/system/system.module';
 import { TokensModule } from './modules/tokens/tokens.module';
 import { UplinksModule } from './modules/uplinks/uplinks.module';
+import { LiveModule } from './modules/live/live.module';
 import { UserModule } from './modules/user/user.module';
 
 export interface DatabaseEndpoint {
@@ -48,13 +53,19 @@ export class AppModule {
             ...loggerOptions(config, 'api'),
             genReqId: (req) => (req as unknown as Request).id ?? '',
             serializers: httpLogSerializers,
-            customProps: (req) => ({ accountId: (req as unknown as Request).auth?.accountId }),
+            // pino-http reads these as the request starts (the bindings of its log lines) and again as
+            // it ends (the completion line): the route is known only then.
+            customProps: (req, res) => ({
+              accountId: (req as unknown as Request).auth?.accountId,
+              route: res.headersSent ? routeTemplate(req as unknown as Request, res.statusCode) : undefined,
+            }),
             customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
           },
         }),
-        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix),
+        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix, config.images),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
+        MetricsModule,
         CodecsModule,
         CryptoModule,
         AuthCoreModule,
@@ -69,13 +80,17 @@ export class AppModule {
         GatewaysModule,
         IngestModule,
         UplinksModule,
+        LiveModule,
         CacheModule,
         CodecsApiModule,
         CommandsModule,
         NetworksModule,
+        ImagesModule,
         SystemModule,
         FeedbackModule,
         HealthModule,
+        MetricsApiModule,
+        AdminModule,
         DemoModule,
         // In embedded mode (or WORKER_IN_PROCESS=true) the processors share this process and its pools.
         ...(config.worker.inProcess ? [JobsModule] : []),

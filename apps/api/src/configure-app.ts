@@ -1,9 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { AppConfig } from '@dts/platform';
+import { type AppConfig, MetricsService } from '@dts/platform';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { jsonBodyMiddlewares } from './common/http/body-parsing';
+import { httpMetricsMiddleware } from './common/http/http-metrics';
 import { requestIdMiddleware } from './common/http/request-id';
 import { mountOpenApi } from './common/openapi/openapi';
 
@@ -20,6 +21,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(config.trustProxy));
   app.use(requestIdMiddleware);
+  app.use(httpMetricsMiddleware(app.get(MetricsService)));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -28,6 +30,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     }),
   );
   app.use(cookieParser());
-  app.use(...jsonBodyMiddlewares());
+  // Uploads are multipart; only the routes with an upload interceptor read such bodies.
+  app.use(...jsonBodyMiddlewares(['multipart/form-data']));
   mountOpenApi(app, config.session.cookieName);
 }

@@ -1,35 +1,22 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { ROUTES } from '@dts/client';
+import type { CreateFenceRequest, FenceWire as Fence, GatewayWire as Gateway } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer } from './support/accounts';
-import { expectError, expectSuccess } from './support/envelope';
+import { expectApiError, expectError } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
 /**
  * Geofences (GET/POST /user/fence, GET/DELETE /user/fence/{uid}) and the gateways computed from
  * the rx metadata of the caller's uplinks (GET /user/gateways[/{network_ref}]): CONTRACT §1, §8, §11.
+ * Calls go through the typed client (libs/client); raw HTTP only where a test sends what the
+ * client's types would not let through.
  */
 
 type Account = Awaited<ReturnType<typeof accountWithCredentials>>;
 
-interface Fence {
-  uid: number;
-  name: string;
-  geometry: unknown;
-  created_unix: number;
-}
-
-interface Gateway {
-  gateway_id: string;
-  network_ref: number | null;
-  lat: number | null;
-  lon: number | null;
-  last_seen_unix: number;
-  uplinks_24h: number;
-  rssi_avg: number | null;
-}
-
-const SQUARE = {
+const SQUARE: CreateFenceRequest['geometry'] = {
   type: 'Polygon',
   coordinates: [
     [
@@ -42,7 +29,7 @@ const SQUARE = {
   ],
 };
 
-const polygon = (ring: unknown[]) => ({ type: 'Polygon', coordinates: [ring] });
+const polygon = (ring: unknown[]) => ({ type: 'Polygon', coordinates: [ring] }) as CreateFenceRequest['geometry'];
 const isInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
 const randomEui = () => randomBytes(8).toString('hex').toUpperCase();
 
@@ -61,40 +48,38 @@ describe('fences and gateways', () => {
   afterAll(() => svc?.close());
 
   describe('/user/fence', () => {
-    const list = async (who: Account) => expectSuccess<Fence[]>(await svc.http().get('/user/fence').set(...bearer(who.appToken)));
-    const create = async (who: Account, body: unknown) => expectSuccess<Fence>(await svc.http().post('/user/fence').set(...bearer(who.appToken)).send(body as object), 201);
+    const list = (who: Account) => who.client.fences.list();
+    const create = (who: Account, body: CreateFenceRequest) => who.client.fences.create(body);
 
     it('is an empty list for a new account', async () => {
-      const res = await svc.http().get('/user/fence').set('Cookie', bob.cookie);
-      expect(res.body).toEqual({ errors: [], debug: [], meta: [], messages: [], data: [], success: true });
-      expect(res.status).toBe(200);
+      const res = await bob.sessionClient.request<Fence[]>(ROUTES.fencesList);
+      expect({ status: res.status, data: res.data, meta: res.meta, messages: res.messages }).toEqual({ status: 200, data: [], meta: [], messages: [] });
     });
 
     it('creates a fence (201), lists it, gets it, deletes it, then answers 404', async () => {
       const before = Math.floor(Date.now() / 1000);
-      const res = await svc.http().post('/user/fence').set('Cookie', alice.cookie).send({ name: 'Farm', geometry: SQUARE });
-      const fence = expectSuccess<Fence>(res, 201);
-      expect(res.body.meta).toEqual([]);
+      const res = await alice.sessionClient.request<Fence>(ROUTES.fencesCreate, { body: { name: 'Farm', geometry: SQUARE } });
+      const fence = res.data;
+      expect({ status: res.status, meta: res.meta }).toEqual({ status: 201, meta: [] });
       expect(fence).toEqual({ uid: expect.any(Number), name: 'Farm', geometry: SQUARE, created_unix: expect.any(Number) });
       expect(isInt(fence.uid) && isInt(fence.created_unix)).toBe(true);
       expect(fence.created_unix).toBeGreaterThanOrEqual(before - 1);
       expect(fence.created_unix).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
 
       expect(await list(alice)).toContainEqual(fence);
-      expect(expectSuccess(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)))).toEqual(fence);
+      expect(await alice.client.fences.get(fence.uid)).toEqual(fence);
 
-      const del = await svc.http().delete(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken));
-      expect(expectSuccess(del)).toEqual({ uid: fence.uid, deleted: true });
-      expect(del.status).toBe(200);
+      const del = await alice.client.request(ROUTES.fencesRemove, { params: { uid: fence.uid } });
+      expect({ status: del.status, data: del.data }).toEqual({ status: 200, data: { uid: fence.uid, deleted: true } });
 
-      expectError(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
-      expectError(await svc.http().delete(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+      await expectApiError(alice.client.fences.get(fence.uid), 404, 'NOT_FOUND');
+      await expectApiError(alice.client.fences.remove(fence.uid), 404, 'NOT_FOUND');
       expect((await list(alice)).map((f) => f.uid)).not.toContain(fence.uid);
     });
 
     it('keeps every fence of the account with its geometry as sent', async () => {
       const withHole = {
-        type: 'Polygon',
+        type: 'Polygon' as const,
         bbox: [0, 0, 10, 10],
         coordinates: [
           [
@@ -110,7 +95,7 @@ describe('fences and gateways', () => {
             [4, 4, 5],
             [2, 2, 5],
           ],
-        ],
+        ] as [number, number][][],
       };
       const edges = polygon([
         [-180, -90],
@@ -124,7 +109,7 @@ describe('fences and gateways', () => {
       expect(b.geometry).toEqual(edges);
       const uids = (await list(alice)).map((f) => f.uid);
       expect(uids).toEqual(expect.arrayContaining([a.uid, b.uid]));
-      expect(expectSuccess(await svc.http().get(`/user/fence/${b.uid}`).set('Cookie', alice.cookie))).toEqual(b);
+      expect(await alice.sessionClient.fences.get(b.uid)).toEqual(b);
     });
 
     const ring = (...positions: unknown[]) => positions;
@@ -170,17 +155,17 @@ describe('fences and gateways', () => {
 
     it('hides another account’s fence: GET and DELETE are 404 and the fence stays with its owner', async () => {
       const fence = await create(alice, { name: 'Private', geometry: SQUARE });
-      expectError(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(bob.appToken)), 404, 'NOT_FOUND');
-      expectError(await svc.http().delete(`/user/fence/${fence.uid}`).set(...bearer(bob.appToken)), 404, 'NOT_FOUND');
-      expectError(await svc.http().delete(`/user/fence/${fence.uid}`).set('Cookie', bob.cookie), 404, 'NOT_FOUND');
+      await expectApiError(bob.client.fences.get(fence.uid), 404, 'NOT_FOUND');
+      await expectApiError(bob.client.fences.remove(fence.uid), 404, 'NOT_FOUND');
+      await expectApiError(bob.sessionClient.fences.remove(fence.uid), 404, 'NOT_FOUND');
       expect((await list(bob)).map((f) => f.uid)).not.toContain(fence.uid);
-      expect(expectSuccess(await svc.http().get(`/user/fence/${fence.uid}`).set(...bearer(alice.appToken)))).toEqual(fence);
+      expect(await alice.client.fences.get(fence.uid)).toEqual(fence);
       expect(await list(alice)).toContainEqual(fence);
     });
 
     it('is 404 NOT_FOUND for an unknown uid', async () => {
-      expectError(await svc.http().get('/user/fence/999999').set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
-      expectError(await svc.http().delete('/user/fence/999999').set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+      await expectApiError(alice.client.fences.get(999999), 404, 'NOT_FOUND');
+      await expectApiError(alice.client.fences.remove(999999), 404, 'NOT_FOUND');
     });
 
     it.each(['abc', '1.5', '-1'])('is 400 VALIDATION_FAILED naming uid for the uid %s', async (uid) => {
@@ -190,10 +175,11 @@ describe('fences and gateways', () => {
 
     it('needs credentials on every route', async () => {
       const fence = await create(alice, { name: 'Guarded', geometry: SQUARE });
-      expectError(await svc.http().get('/user/fence'), 401, 'AUTH_REQUIRED');
-      expectError(await svc.http().get(`/user/fence/${fence.uid}`), 401, 'AUTH_REQUIRED');
-      expectError(await svc.http().post('/user/fence').send({ name: 'Anon', geometry: SQUARE }), 401, 'AUTH_REQUIRED');
-      expectError(await svc.http().delete(`/user/fence/${fence.uid}`), 401, 'AUTH_REQUIRED');
+      const anonymous = svc.client();
+      await expectApiError(anonymous.fences.list(), 401, 'AUTH_REQUIRED');
+      await expectApiError(anonymous.fences.get(fence.uid), 401, 'AUTH_REQUIRED');
+      await expectApiError(anonymous.fences.create({ name: 'Anon', geometry: SQUARE }), 401, 'AUTH_REQUIRED');
+      await expectApiError(anonymous.fences.remove(fence.uid), 401, 'AUTH_REQUIRED');
       expect(await list(alice)).toContainEqual(fence);
       expect((await list(alice)).map((f) => f.name)).not.toContain('Anon');
     });
@@ -204,14 +190,13 @@ describe('fences and gateways', () => {
     const HOUR = 3600;
     const DAY = 86_400;
 
-    const gateways = async (who: Account, networkRef?: number) =>
-      expectSuccess<Gateway[]>(await svc.http().get(networkRef === undefined ? '/user/gateways' : `/user/gateways/${networkRef}`).set(...bearer(who.appToken)));
+    const gateways = (who: Account, networkRef?: number) => who.client.gateways.list(networkRef);
     const byId = (list: Gateway[]) => Object.fromEntries(list.map((g) => [g.gateway_id, g]));
     const ids = (list: Gateway[]) => list.map((g) => g.gateway_id).sort();
 
     async function registerDevice(who: Account) {
       const eui = randomEui();
-      const data = expectSuccess<{ uid: number }>(await svc.http().post(`/user/device/${eui}`).set('Cookie', who.cookie).send({}), 201);
+      const data = await who.sessionClient.devices.register(eui);
       expect(isInt(data.uid)).toBe(true);
       return { eui, uid: data.uid };
     }
@@ -261,8 +246,8 @@ describe('fences and gateways', () => {
       expect(await gateways(gina)).toEqual([]);
       expect(await gateways(gina, 1)).toEqual([]);
       expect(await gateways(gina, 2)).toEqual([]);
-      const res = await svc.http().get('/user/gateways').set('Cookie', gina.cookie);
-      expect(res.body).toEqual({ errors: [], debug: [], meta: [], messages: [], data: [], success: true });
+      const res = await gina.sessionClient.request<Gateway[]>(ROUTES.gatewaysList);
+      expect({ status: res.status, data: res.data, meta: res.meta, messages: res.messages }).toEqual({ status: 200, data: [], meta: [], messages: [] });
     });
 
     it('is still empty with a device that has no uplinks', async () => {
@@ -304,7 +289,7 @@ describe('fences and gateways', () => {
     });
 
     it('is 404 NOT_FOUND for an unknown network_ref and 400 VALIDATION_FAILED for a non-integer one', async () => {
-      expectError(await svc.http().get('/user/gateways/9999').set(...bearer(gina.appToken)), 404, 'NOT_FOUND');
+      await expectApiError(gina.client.gateways.list(9999), 404, 'NOT_FOUND');
       for (const bad of ['abc', '1.5', '-1']) {
         expectError(await svc.http().get(`/user/gateways/${bad}`).set(...bearer(gina.appToken)), 400, 'VALIDATION_FAILED', 'network_ref');
       }
@@ -320,7 +305,7 @@ describe('fences and gateways', () => {
       // Hugo's device on Gina's network still counts for Hugo in the whole list.
       expect(ids(await gateways(hugo))).toContain('gw-private');
       expect(await gateways(gina, own)).toEqual([]);
-      expectError(await svc.http().get(`/user/gateways/${own}`).set(...bearer(hugo.appToken)), 404, 'NOT_FOUND');
+      await expectApiError(hugo.client.gateways.list(own), 404, 'NOT_FOUND');
       await uplink(ginaDevice.uid, now - 100, [{ gateway: 'gw-own', network: own, rssi: -60, lat: 10, lon: 20 }]);
       expect(await gateways(gina, own)).toEqual([{ gateway_id: 'gw-own', network_ref: own, lat: 10, lon: 20, last_seen_unix: now - 100, uplinks_24h: 1, rssi_avg: -60 }]);
     });
@@ -353,8 +338,7 @@ describe('fences and gateways', () => {
       expect(during['gw-alpha']).toEqual({ ...ALPHA, lat: 53.0, lon: 6.0, last_seen_unix: now - 10, uplinks_24h: 4, rssi_avg: -96 });
       expect(during['gw-delta']).toMatchObject({ network_ref: 3, uplinks_24h: 1, rssi_avg: -95, last_seen_unix: now - 10 });
 
-      const res = await svc.http().delete(`/user/device/${extra.eui}`).set(...bearer(gina.appToken));
-      expect(expectSuccess(res)).toEqual({ devEUI: extra.eui, removed: true });
+      expect(await gina.client.devices.remove(extra.eui)).toEqual({ devEUI: extra.eui, removed: true });
 
       const after = byId(await gateways(gina));
       expect(after['gw-delta']).toBeUndefined();
@@ -364,8 +348,8 @@ describe('fences and gateways', () => {
     });
 
     it('needs credentials', async () => {
-      expectError(await svc.http().get('/user/gateways'), 401, 'AUTH_REQUIRED');
-      expectError(await svc.http().get('/user/gateways/2'), 401, 'AUTH_REQUIRED');
+      await expectApiError(svc.client().gateways.list(), 401, 'AUTH_REQUIRED');
+      await expectApiError(svc.client().gateways.list(2), 401, 'AUTH_REQUIRED');
     });
   });
 });

@@ -12,10 +12,10 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function start(env: Record<string, string>): Started {
+function start(env: Record<string, string>, cwd = root): Started {
   let output = '';
   const child = spawn(process.execPath, [main], {
-    cwd: root,
+    cwd,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', LOG_PRETTY: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -36,6 +36,10 @@ async function waitForVersion(port: number, deadlineMs: number): Promise<Respons
     }
   }
 }
+
+// Each test starts the real process once or twice; on a loaded 2-core CI machine one start-up of
+// the embedded database can take 15 s, so the 30 s default would fail a healthy run.
+jest.setTimeout(150_000);
 
 /** The real process as `npm start` runs it: settings, embedded database, lock, shutdown. */
 describe('the service process', () => {
@@ -69,10 +73,12 @@ describe('the service process', () => {
     }
     expect(await first.exited).toBe(0);
 
-    // The data survives: a restart on the same directory finds the account made before.
-    const again = start({ DATA_DIR: dataDir, PORT: String(port) });
+    // The data survives: a restart on the same directory finds the account made before. It is
+    // started from another working directory, as a service manager may: nothing depends on it.
+    const again = start({ DATA_DIR: dataDir, PORT: String(port) }, dataDir);
     try {
-      await waitForVersion(port, 60_000);
+      const version = (await (await waitForVersion(port, 60_000)).json()) as { data: { version: string } };
+      expect(version.data.version).toMatch(/^\d+\.\d+\.\d+/);
       const check = await fetch(`http://127.0.0.1:${port}/auth/check`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },

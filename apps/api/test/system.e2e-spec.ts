@@ -8,7 +8,7 @@ import { startTestService, type TestService } from './support/harness';
  * Every route with the credentials it needs. A route added to the code without a line here fails
  * the test: decide its auth level (deny by default) and write it down.
  */
-const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest'> = {
+const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'metrics'> = {
   'POST /auth/register': 'none',
   'DELETE /auth/register': 'user',
   'POST /auth/login': 'none',
@@ -61,6 +61,7 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest'> = {
   'POST /ingest/rest': 'ingest',
   'GET /user/device/table/{eui}': 'user',
   'GET /user/device/data/{eui}': 'user',
+  'GET /user/device/live/{eui}': 'user',
   'GET /test/uplink/{eui}': 'user',
   'GET /cache/status': 'admin',
   'GET /cache/status/{eui}': 'admin',
@@ -76,14 +77,24 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest'> = {
   'GET /user/network': 'user',
   'POST /user/network': 'user',
   'DELETE /user/network/{uid}': 'user',
+  'GET /user/device/image/{eui}': 'user',
+  'POST /user/device/image/{eui}': 'user',
+  'GET /user/device/image/{eui}/{image_hash}': 'user',
+  'DELETE /user/device/image/{eui}/{image_hash}': 'user',
+  'POST /user/device/image/{eui}/{image_hash}/annotations': 'user',
+  'POST /ingest/image': 'ingest',
+  'GET /files/image/{image_hash}': 'none',
   'GET /health/live': 'none',
   'GET /health/ready': 'none',
+  // The scrape token when METRICS_TOKEN is set (as here), open otherwise; never account credentials.
+  'GET /metrics': 'metrics',
+  'GET /admin/info': 'admin',
 };
 
 describe('system routes', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ env: { METRICS_TOKEN: 'system-test-metrics-token' } });
   });
   afterAll(() => svc?.close());
 

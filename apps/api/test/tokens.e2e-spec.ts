@@ -1,8 +1,12 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { ROUTES } from '@dts/client';
 import type { DataSource } from 'typeorm';
-import { accountWithCredentials, bearer, createToken } from './support/accounts';
-import { expectError, expectSuccess } from './support/envelope';
+import { accountWithCredentials, bearer } from './support/accounts';
+import { expectApiError, expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
+
+// Successful flows go through the typed client (libs/client); raw HTTP where a test sends what its
+// types would not (bad bodies, odd header forms, two credentials at once).
 
 describe('/user/token', () => {
   let svc: TestService;
@@ -18,7 +22,7 @@ describe('/user/token', () => {
 
   describe('GET', () => {
     it('lists the active tokens with every member of the spec', async () => {
-      const data = expectSuccess<Record<string, unknown>[]>(await svc.http().get('/user/token').set(...bearer(alice.appToken)));
+      const data = await alice.client.tokens.list();
       expect(data.map((t) => t.uid)).toEqual(expect.arrayContaining([alice.appTokenUid, alice.masterTokenUid]));
       const app = data.find((t) => t.uid === alice.appTokenUid)!;
       expect(app).toEqual({
@@ -37,13 +41,13 @@ describe('/user/token', () => {
     });
 
     it('never shows another account’s tokens', async () => {
-      const data = expectSuccess<{ uid: number }[]>(await svc.http().get('/user/token').set(...bearer(bob.appToken)));
+      const data = await bob.client.tokens.list();
       expect(data.map((t) => t.uid)).not.toContain(alice.appTokenUid);
     });
 
     it('needs credentials', async () => {
-      expectError(await svc.http().get('/user/token'), 401, 'AUTH_REQUIRED');
-      expectError(await svc.http().get('/user/token').set('Authorization', 'Bearer ' + 'f'.repeat(64)), 401, 'INVALID_TOKEN');
+      await expectApiError(svc.client().tokens.list(), 401, 'AUTH_REQUIRED');
+      await expectApiError(svc.client({ token: 'f'.repeat(64) }).tokens.list(), 401, 'INVALID_TOKEN');
       expectError(await svc.http().get('/user/token').set('token', 'not-a-token'), 401, 'INVALID_TOKEN');
     });
   });
@@ -51,19 +55,20 @@ describe('/user/token', () => {
   describe('POST', () => {
     it('creates an app token from API, app and master types, and lists it', async () => {
       for (const [type, stored] of [['API', 'app'], ['app', 'app'], ['master', 'master']] as const) {
-        const res = await svc.http().post('/user/token').set('Cookie', alice.cookie).send({ type, name: `t-${type}`, until: '2099-01-01 00:00:00' });
-        const uid = expectSuccess<number>(res, 201);
+        const res = await alice.sessionClient.request<number>(ROUTES.tokensCreate, { body: { type, name: `t-${type}`, until: '2099-01-01 00:00:00' } });
+        const uid = res.data;
+        expect(res.status).toBe(201);
         expect(Number.isInteger(uid)).toBe(true);
-        expect(res.body.messages).toHaveLength(1);
-        const list = expectSuccess<{ uid: number; type: string; name: string; until: string }[]>(await svc.http().get('/user/token').set('Cookie', alice.cookie));
+        expect(res.messages).toHaveLength(1);
+        const list = await alice.sessionClient.tokens.list();
         expect(list.find((t) => t.uid === uid)).toMatchObject({ type: stored, name: `t-${type}`, until: '2099-01-01 00:00:00' });
       }
     });
 
     it('lets a master token create a master token, not an app token', async () => {
-      expectSuccess(await svc.http().post('/user/token').set(...bearer(alice.masterToken)).send({ type: 'master' }), 201);
-      expectError(await svc.http().post('/user/token').set(...bearer(alice.appToken)).send({ type: 'master' }), 403, 'FORBIDDEN', 'type');
-      expectSuccess(await svc.http().post('/user/token').set(...bearer(alice.appToken)).send({ type: 'API' }), 201);
+      expect(Number.isInteger(await alice.masterClient.tokens.create({ type: 'master' }))).toBe(true);
+      await expectApiError(alice.client.tokens.create({ type: 'master' }), 403, 'FORBIDDEN', 'type');
+      expect(Number.isInteger(await alice.client.tokens.create({ type: 'API' }))).toBe(true);
     });
 
     it.each([
@@ -77,9 +82,9 @@ describe('/user/token', () => {
       [{ type: 'API', owner: 1 }, 'owner'],
       [{ type: 'API', constructor: { prototype: {} } }, 'constructor'],
     ])('refuses %j naming %s, storing nothing', async (body, field) => {
-      const before = expectSuccess<unknown[]>(await svc.http().get('/user/token').set('Cookie', bob.cookie)).length;
+      const before = (await bob.sessionClient.tokens.list()).length;
       expectError(await svc.http().post('/user/token').set('Cookie', bob.cookie).send(body), 400, 'VALIDATION_FAILED', field);
-      expect(expectSuccess<unknown[]>(await svc.http().get('/user/token').set('Cookie', bob.cookie))).toHaveLength(before);
+      expect(await bob.sessionClient.tokens.list()).toHaveLength(before);
     });
 
     it('names each bad member in its own entry', async () => {
@@ -88,31 +93,31 @@ describe('/user/token', () => {
     });
 
     it('needs credentials', async () => {
-      expectError(await svc.http().post('/user/token').send({ type: 'API' }), 401, 'AUTH_REQUIRED');
+      await expectApiError(svc.client().tokens.create({ type: 'API' }), 401, 'AUTH_REQUIRED');
     });
 
     it('stops at 100 tokens per account', async () => {
       const carol = await accountWithCredentials(svc, 'carol'); // holds 2 already
-      for (let i = 0; i < 98; i++) await svc.http().post('/user/token').set('Cookie', carol.cookie).send({ type: 'API' }).expect(201);
-      expectError(await svc.http().post('/user/token').set('Cookie', carol.cookie).send({ type: 'API' }), 409, 'TOKEN_LIMIT_REACHED');
+      for (let i = 0; i < 98; i++) await carol.sessionClient.tokens.create({ type: 'API' });
+      await expectApiError(carol.sessionClient.tokens.create({ type: 'API' }), 409, 'TOKEN_LIMIT_REACHED');
     });
   });
 
   describe('DELETE', () => {
     it('deletes by integer or digit string, and the token stops working at once', async () => {
-      const one = await createToken(svc, alice.cookie);
-      const two = await createToken(svc, alice.cookie);
-      const res = await svc.http().delete('/user/token').set('Cookie', alice.cookie).send({ uid: one.uid });
-      expect(expectSuccess<number>(res)).toBe(one.uid);
-      expect(res.body.messages).toHaveLength(1);
-      expect(expectSuccess<number>(await svc.http().delete('/user/token').set('Cookie', alice.cookie).send({ uid: String(two.uid) }))).toBe(two.uid);
-      expectError(await svc.http().get('/user').set(...bearer(one.value)), 401, 'INVALID_TOKEN');
-      expectError(await svc.http().delete('/user/token').set('Cookie', alice.cookie).send({ uid: one.uid }), 404, 'NOT_FOUND');
+      const one = await alice.sessionClient.tokens.createAndGet({ type: 'API' });
+      const two = await alice.sessionClient.tokens.createAndGet({ type: 'API' });
+      const res = await alice.sessionClient.request<number>(ROUTES.tokensDelete, { body: { uid: one.uid } });
+      expect({ status: res.status, data: res.data }).toEqual({ status: 200, data: one.uid });
+      expect(res.messages).toHaveLength(1);
+      expect(await alice.sessionClient.tokens.delete(String(two.uid))).toBe(two.uid);
+      await expectApiError(svc.client({ token: one.hash }).user.me(), 401, 'INVALID_TOKEN');
+      await expectApiError(alice.sessionClient.tokens.delete(one.uid), 404, 'NOT_FOUND');
     });
 
     it('answers 404 for another account’s token and leaves it alone', async () => {
-      expectError(await svc.http().delete('/user/token').set(...bearer(alice.appToken)).send({ uid: bob.appTokenUid }), 404, 'NOT_FOUND', 'uid');
-      expectSuccess(await svc.http().get('/user').set(...bearer(bob.appToken)));
+      await expectApiError(alice.client.tokens.delete(bob.appTokenUid), 404, 'NOT_FOUND', 'uid');
+      expect((await bob.client.user.me()).id).toBe(bob.account.id);
     });
 
     it.each([[{}], [{ uid: 'abc' }], [{ uid: -1 }], [{ uid: 1.5 }], [{ uid: '1e3' }], [{ uid: 1, more: 1 }]])('refuses %j', async (body) => {
@@ -120,7 +125,7 @@ describe('/user/token', () => {
     });
 
     it('needs credentials', async () => {
-      expectError(await svc.http().delete('/user/token').send({ uid: 1 }), 401, 'AUTH_REQUIRED');
+      await expectApiError(svc.client().tokens.delete(1), 401, 'AUTH_REQUIRED');
     });
   });
 
@@ -134,15 +139,14 @@ describe('/user/token', () => {
     it('refuses two different tokens, accepts the same one twice, and prefers a token over a cookie', async () => {
       expectError(await svc.http().get('/user').set('token', alice.appToken).set(...bearer(bob.appToken)), 400, 'CONFLICTING_CREDENTIALS');
       expectSuccess(await svc.http().get('/user').set('token', alice.appToken).set(...bearer(alice.appToken)));
-      expect(expectSuccess<{ id: number }>(await svc.http().get('/user').set('Cookie', alice.cookie).set(...bearer(bob.appToken))).id).toBe(bob.account.id);
+      expect((await svc.client({ cookie: alice.cookie, token: bob.appToken }).user.me()).id).toBe(bob.account.id);
     });
 
     it('refuses an expired token with TOKEN_EXPIRED', async () => {
-      const t = await createToken(svc, alice.cookie, 'API', { until: '2099-01-01 00:00:00' });
+      const t = await alice.sessionClient.tokens.createAndGet({ type: 'API', until: '2099-01-01 00:00:00' });
       await svc.app.get<DataSource>(getDataSourceToken()).query(`UPDATE api_tokens SET until = now() - interval '1 second' WHERE uid = $1`, [t.uid]);
-      expectError(await svc.http().get('/user').set(...bearer(t.value)), 401, 'TOKEN_EXPIRED');
-      const list = expectSuccess<{ uid: number }[]>(await svc.http().get('/user/token').set('Cookie', alice.cookie));
-      expect(list.map((x) => x.uid)).not.toContain(t.uid);
+      await expectApiError(svc.client({ token: t.hash }).user.me(), 401, 'TOKEN_EXPIRED');
+      expect((await alice.sessionClient.tokens.list()).map((x) => x.uid)).not.toContain(t.uid);
     });
 
     it('keeps only a digest and ciphertext at rest', async () => {

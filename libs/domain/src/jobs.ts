@@ -11,6 +11,8 @@ export const QUEUES = {
   cacheRebuild: 'cache-rebuild',
   commandDispatch: 'command-dispatch',
   commandRequeue: 'command-requeue',
+  imageThumbnail: 'image-thumbnail',
+  imagePurge: 'image-purge',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -29,6 +31,10 @@ export interface JobPayloads {
   'command.dispatch': { commandUid: number };
   /** Re-enqueues Created commands whose dispatch job was lost (a crash between commit and enqueue). Repeats. */
   'command.requeue': Record<string, never>;
+  /** Makes an uploaded image's thumbnail and sets its status (2 processing, then 4/5, or 3). */
+  'image.thumbnail': { imageUid: number };
+  /** Removes a deleted image's bytes from the image store. */
+  'image.purge': { imageUid: number };
 }
 export type JobName = keyof JobPayloads;
 
@@ -41,12 +47,17 @@ export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
   'cache.rebuild': QUEUES.cacheRebuild,
   'command.dispatch': QUEUES.commandDispatch,
   'command.requeue': QUEUES.commandRequeue,
+  'image.thumbnail': QUEUES.imageThumbnail,
+  'image.purge': QUEUES.imagePurge,
 };
 
 /** One dispatch job per command: a re-enqueue of a waiting or running one is a no-op. */
 export const commandDispatchJobId = (commandUid: number) => `command.dispatch-${commandUid}`;
 
-/** The one job id of a device's cache rebuild: requests while one waits collapse into it. */
-export const cacheRebuildJobId = (deviceUid: number) => `cache.rebuild-${deviceUid}`;
+/**
+ * The job id of a device's cache rebuild for one version: requests for the same version collapse,
+ * and an invalidation while a rebuild runs gets a job of its own (its version is new).
+ */
+export const cacheRebuildJobId = (deviceUid: number, version: number) => `cache.rebuild-${deviceUid}-v${version}`;
 
 export const ALL_JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

@@ -1,5 +1,7 @@
 import { WorkerHost } from '@nestjs/bullmq';
+import { Inject, Optional } from '@nestjs/common';
 import { type JobName, type JobPayloads } from '@dts/domain';
+import { MetricsService } from '@dts/platform';
 import { type Job, UnrecoverableError } from 'bullmq';
 
 /**
@@ -9,12 +11,28 @@ import { type Job, UnrecoverableError } from 'bullmq';
 export abstract class JobProcessor<J extends JobName> extends WorkerHost {
   abstract readonly job: J;
 
+  // A property, so that the processors' constructors need not pass it on.
+  @Optional() @Inject(MetricsService) private readonly metrics?: MetricsService;
+
   protected abstract handle(payload: JobPayloads[J], job: Job<JobPayloads[J]>): Promise<unknown>;
 
   async process(job: Job): Promise<unknown> {
-    if (job.name !== this.job) throw new UnrecoverableError(`no processor for job "${job.name}" on queue "${job.queueName}"`);
-    return this.handle(job.data as JobPayloads[J], job as Job<JobPayloads[J]>);
+    try {
+      if (job.name !== this.job) throw new UnrecoverableError(`no processor for job "${job.name}" on queue "${job.queueName}"`);
+      const result = await this.handle(job.data as JobPayloads[J], job as Job<JobPayloads[J]>);
+      this.metrics?.jobOutcome(job.name, 'completed');
+      return result;
+    } catch (error) {
+      this.metrics?.jobOutcome(job.name, willRetry(job, error) ? 'retried' : 'failed');
+      throw error;
+    }
   }
+}
+
+/** BullMQ's own rule (Job.shouldRetryJob): attempts left and the error not unrecoverable. */
+function willRetry(job: Job, error: unknown): boolean {
+  const unrecoverable = error instanceof UnrecoverableError || (error instanceof Error && error.name === 'UnrecoverableError');
+  return !unrecoverable && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
 }
 
 /** Worker options shared by every processor. */

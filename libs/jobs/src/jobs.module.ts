@@ -6,6 +6,8 @@ import { CommandDispatchProcessor } from './commands/command-dispatch.processor'
 import { CommandRequeueProcessor } from './commands/command-requeue.processor';
 import { DevicePurgeProcessor } from './devices/device-purge.processor';
 import { DeviceRedecodeProcessor } from './devices/device-redecode.processor';
+import { ImagePurgeProcessor } from './images/image-purge.processor';
+import { ImageThumbnailProcessor } from './images/image-thumbnail.processor';
 import { JobProcessor } from './job-processor';
 import { MailSendProcessor } from './mail/mail-send.processor';
 import { MailTransport } from './mail/mail-transport';
@@ -18,7 +20,7 @@ export function unhandledJobs(handled: Iterable<JobName>, all: readonly JobName[
 }
 
 /** Every processor; a job name of libs/domain without one here stops the worker at start. */
-const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcessor, DeviceRedecodeProcessor, CacheRebuildProcessor, CommandDispatchProcessor, CommandRequeueProcessor];
+const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcessor, DeviceRedecodeProcessor, CacheRebuildProcessor, CommandDispatchProcessor, CommandRequeueProcessor, ImageThumbnailProcessor, ImagePurgeProcessor];
 
 /**
  * The queue processors. Expects configuration, persistence and queues from the importing root:

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { successEnvelope, errorEnvelope } from '@dts/domain';
-import { type AppConfig, ReadinessService } from '@dts/platform';
+import { type AppConfig, metricsAccess, MetricsService, ReadinessService } from '@dts/platform';
 import { createServer, type Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { WorkerModule, type WorkerDatabase } from './worker.module';
@@ -13,13 +13,26 @@ export interface WorkerHandle {
 
 /**
  * The worker has no HTTP interface but its health: GET /health/live and /health/ready answer in
- * the envelope, for the orchestrator's probes.
+ * the envelope, for the orchestrator's probes; GET /metrics is Prometheus' text, behind
+ * METRICS_TOKEN like the api's.
  */
-function healthServer(readiness: ReadinessService, port: number): Promise<Server> {
+function healthServer(readiness: ReadinessService, metrics: MetricsService, config: AppConfig, port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const respond = (status: number, body: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     };
+    if (req.url === '/metrics' && req.method === 'GET') {
+      const access = metricsAccess(req.headers.authorization, config.metricsToken);
+      if (access !== 'open') {
+        const message = access === 'AUTH_REQUIRED' ? 'the metrics token is required' : 'the metrics token is not valid';
+        return respond(401, errorEnvelope([{ code: access, message, field: 'Authorization' }]));
+      }
+      metrics.scrape().then(
+        ({ contentType, body }) => res.writeHead(200, { 'Content-Type': contentType }).end(body),
+        () => respond(500, errorEnvelope([{ code: 'INTERNAL', message: 'metrics could not be collected' }])),
+      );
+      return;
+    }
     const check = req.url === '/health/live' ? readiness.live() : req.url === '/health/ready' ? readiness.ready() : null;
     if (!check) return respond(404, errorEnvelope([{ code: 'ROUTE_NOT_FOUND', message: 'no such route' }]));
     check.then(
@@ -34,7 +47,7 @@ export async function startWorker(config: AppConfig, database: WorkerDatabase, o
   const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), { bufferLogs: true });
   context.useLogger(context.get(Logger));
   await context.init();
-  const health = options.healthPort === null ? null : await healthServer(context.get(ReadinessService), options.healthPort);
+  const health = options.healthPort === null ? null : await healthServer(context.get(ReadinessService), context.get(MetricsService), config, options.healthPort);
   return {
     context,
     async close() {

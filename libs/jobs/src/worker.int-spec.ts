@@ -26,7 +26,7 @@ async function freePort(): Promise<number> {
 describe('unhandledJobs', () => {
   it('names the jobs no processor takes', () => {
     expect(unhandledJobs(['mail.send'], ['mail.send', 'maintenance.purge-expired'])).toEqual(['maintenance.purge-expired']);
-    expect(unhandledJobs(['mail.send', 'maintenance.purge-expired', 'device.purge', 'device.redecode', 'cache.rebuild', 'command.dispatch', 'command.requeue'])).toEqual([]);
+    expect(unhandledJobs(['mail.send', 'maintenance.purge-expired', 'device.purge', 'device.redecode', 'cache.rebuild', 'command.dispatch', 'command.requeue', 'image.thumbnail', 'image.purge'])).toEqual([]);
   });
 });
 

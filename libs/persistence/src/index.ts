@@ -1,5 +1,7 @@
 export * from './cache';
 export * from './data-source';
+export * from './images';
+export * from './live';
 export * from './embedded/embedded-postgres';
 export * from './entities';
 export * from './migrations';
@@ -15,6 +17,7 @@ export * from './repositories/maintenance.repository';
 export * from './repositories/password-resets.repository';
 export * from './repositories/rate-limits.repository';
 export * from './repositories/sessions.repository';
+export * from './repositories/system-stats.repository';
 export * from './repositories/tokens.repository';
 export * from './repositories/uplinks.repository';
 export * from './repositories/uplink-reads.repository';

@@ -17,3 +17,6 @@ export * from './codecs/decoding.service';
 export * from './crypto/crypto.module';
 export * from './crypto/token-crypto.service';
 export * from './outbound/outbound-url';
+export * from './metrics/metrics-auth';
+export * from './metrics/metrics.module';
+export * from './metrics/metrics.service';

@@ -47,7 +47,18 @@ export async function accountWithCredentials(svc: TestService, prefix = 'user') 
   const cookie = await login(svc, account);
   const app = await createToken(svc, cookie, 'API');
   const master = await createToken(svc, cookie, 'master');
-  return { account, cookie, appToken: app.value, appTokenUid: app.uid, masterToken: master.value, masterTokenUid: master.uid };
+  return {
+    account,
+    cookie,
+    appToken: app.value,
+    appTokenUid: app.uid,
+    masterToken: master.value,
+    masterTokenUid: master.uid,
+    /** The typed client with the app token, the master token, and the session cookie. */
+    client: svc.client({ token: app.value }),
+    masterClient: svc.client({ token: master.value }),
+    sessionClient: svc.client({ cookie }),
+  };
 }
 
 export const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];

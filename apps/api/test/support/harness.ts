@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { DeviceTelemetryClient, type DeviceTelemetryClientOptions } from '@dts/client';
 import { type AppConfig, loadConfig } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
@@ -17,6 +18,8 @@ export interface TestService {
   app: INestApplication;
   url: string;
   http(): ReturnType<typeof request>;
+  /** The typed client (libs/client) on this service's port, with these credentials. */
+  client(options?: Omit<DeviceTelemetryClientOptions, 'baseUrl'>): DeviceTelemetryClient;
   close(): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     app: handle.app,
     url: handle.url,
     http: () => request(handle.url),
+    client: (clientOptions = {}) => new DeviceTelemetryClient({ baseUrl: handle.url, ...clientOptions }),
     async close() {
       if (closed) return;
       closed = true;

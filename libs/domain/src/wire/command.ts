@@ -20,3 +20,13 @@ export const COMMAND_STATUS_RANK: Readonly<Record<CommandStatus, number>> = { Cr
 /** Lifecycle (CONTRACT §6): Created → Scheduled → Sent → Acknowledged, or Failed / Cancelled. */
 export const COMMAND_STATUSES = ['Created', 'Scheduled', 'Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+
+/** GET /user/device/command/{eui}/available: the named commands the device's encoder or codec takes. */
+export interface AvailableCommandWire {
+  name: string;
+  description: string;
+  /** FPort it is sent on; null when the device's codec decides. */
+  port: number | null;
+  /** Parameter schemas by name ({type, description, minimum?, maximum?}). */
+  params: Record<string, unknown>;
+}

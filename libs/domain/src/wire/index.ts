@@ -10,3 +10,8 @@ export * from './system';
 export * from './token';
 export * from './uplink';
 export * from './uplink-mapping';
+export * from './cache';
+export * from './codec';
+export * from './ingest-result';
+export * from './network-config';
+export * from './requests';

@@ -67,3 +67,12 @@ export interface FilteredDataMetaWire {
   data_types: number[];
   cache_file_version: number;
 }
+
+/** GET /test/uplink/{eui}: the newest stored uplink decoded again with the current decoder (nothing stored). */
+export interface UplinkTestWire {
+  uplink: UplinkRecordWire;
+  payload_decoded: Record<string, unknown>;
+  decoder: string;
+  valid: boolean;
+  errors: string[];
+}

@@ -20,15 +20,9 @@ export class CacheRebuildProcessor extends JobProcessor<'cache.rebuild'> {
     super();
   }
 
+  /** An invalidation while this runs has a job of its own (its version is new): one build is enough. */
   protected async handle(payload: JobPayloads['cache.rebuild']): Promise<{ version: number; rows: number; fresh: boolean }> {
-    // An invalidation while this job runs cannot queue another (the job id is taken): build again
-    // here until a build is current, a few times at most; a later read queues the next one anyway.
-    let result = await this.build(payload.deviceUid);
-    for (let attempt = 1; !result.fresh && attempt < 3; attempt++) result = await this.build(payload.deviceUid);
-    return result;
-  }
-
-  private async build(deviceUid: number): Promise<{ version: number; rows: number; fresh: boolean }> {
+    const { deviceUid } = payload;
     const version = await this.cache.version(deviceUid);
     let rows = 0;
     let bytes = 0;

@@ -8,7 +8,11 @@ export interface OutgoingMail {
   text: string;
 }
 
-/** SMTP when SMTP_URL is set; otherwise mails are written to the log (development). */
+/**
+ * SMTP when SMTP_URL is set. Without it a mail is written to the log so that a developer can follow
+ * a password reset (CONTRACT §3) — but never in production, where logs travel further than mail
+ * should: there only the recipient and subject are logged, with a warning that nothing was sent.
+ */
 @Injectable()
 export class MailTransport {
   private readonly logger = new Logger('mail');
@@ -19,6 +23,10 @@ export class MailTransport {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
+    if (!this.smtp && this.config.env === 'production') {
+      this.logger.warn(`mail to ${mail.to} not sent (no SMTP_URL set; its text is withheld from the log in production): ${mail.subject}`);
+      return;
+    }
     if (!this.smtp) {
       this.logger.log(`mail to ${mail.to} (no SMTP_URL set, logged instead): ${mail.subject}\n${mail.text}`);
       return;

@@ -64,15 +64,15 @@ export class DataCacheRepository {
     return rows[0].version;
   }
 
-  /** Moves every live device's version on; returns their uids. */
-  async invalidateAll(): Promise<number[]> {
-    const rows = await returningRows<{ device_id: number }>(
+  /** Moves every live device's version on; returns each device with its new version. */
+  async invalidateAll(): Promise<{ deviceUid: number; version: number }[]> {
+    const rows = await returningRows<{ device_id: number; version: number }>(
       this.ds,
       `INSERT INTO data_cache (device_id) SELECT uid FROM devices WHERE deleted_at IS NULL
-       ON CONFLICT (device_id) DO UPDATE SET version = data_cache.version + 1 RETURNING device_id`,
+       ON CONFLICT (device_id) DO UPDATE SET version = data_cache.version + 1 RETURNING device_id, version`,
       [],
     );
-    return rows.map((r) => r.device_id);
+    return rows.map((r) => ({ deviceUid: r.device_id, version: r.version }));
   }
 
   /** Records a finished build, unless the version moved on meanwhile (then the build is discarded). */

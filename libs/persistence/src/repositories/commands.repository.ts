@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { COMMAND_STATUS_RANK, type CommandStatus } from '@dts/domain';
 import { DataSource } from 'typeorm';
+import { LiveBus } from '../live/live-bus';
 import { returningRows } from './sql-results';
 
 export interface CommandRow {
@@ -55,7 +56,15 @@ export interface CommandTarget {
 
 @Injectable()
 export class CommandsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly live: LiveBus,
+  ) {}
+
+  /** Every status change (creation included) is announced here, in whichever app made it, after it is stored. */
+  private announce(deviceUid: number, command: number): Promise<void> {
+    return this.live.publish([{ kind: 'command', device: deviceUid, command }]);
+  }
 
   async target(deviceUid: number): Promise<CommandTarget> {
     const [r]: { decoder_uid: number | null; decoder_name: string | null; script: string | null; network_ref: number | null; adapter: DispatchRow['adapter'] }[] = await this.ds.query(
@@ -77,6 +86,7 @@ export class CommandsRepository {
        VALUES ($1, $2, 'Created', $3, $4, $5, $6, $7, $8) RETURNING uid`,
       [input.deviceUid, input.createdBy, input.networkRef, input.confirmed, input.port, Buffer.from(input.payload), input.name, input.params === null ? null : JSON.stringify(input.params)],
     );
+    await this.announce(input.deviceUid, uid);
     return (await this.find(uid))!;
   }
 
@@ -106,20 +116,23 @@ export class CommandsRepository {
    * also records the network's id of the queued downlink.
    */
   async advance(uid: number, status: CommandStatus, extra: { networkId?: string | null; reason?: string | null } = {}): Promise<boolean> {
-    const rows = await returningRows(
+    const rows = await returningRows<{ device_id: number }>(
       this.ds,
       `UPDATE commands c SET status = $2, updated_at = now(),
               network_id = coalesce($3, c.network_id), reason = coalesce($4, c.reason)
        WHERE c.uid = $1 AND ${ADVANCES.replace('$RANK', '$5')}
-       RETURNING 1`,
+       RETURNING c.device_id`,
       [uid, status, extra.networkId ?? null, extra.reason ?? null, COMMAND_STATUS_RANK[status]],
     );
+    if (rows.length > 0) await this.announce(rows[0].device_id, uid);
     return rows.length > 0;
   }
 
   /** Cancels a command still Created; false when it has moved on (or does not exist). */
   async cancel(uid: number, deviceUid: number): Promise<boolean> {
-    return (await returningRows(this.ds, `UPDATE commands SET status = 'Cancelled', updated_at = now() WHERE uid = $1 AND device_id = $2 AND status = 'Created' RETURNING 1`, [uid, deviceUid])).length > 0;
+    const cancelled = (await returningRows(this.ds, `UPDATE commands SET status = 'Cancelled', updated_at = now() WHERE uid = $1 AND device_id = $2 AND status = 'Created' RETURNING 1`, [uid, deviceUid])).length > 0;
+    if (cancelled) await this.announce(deviceUid, uid);
+    return cancelled;
   }
 
   /** A network event names the command by the network's id (ChirpStack) or by our uid (The Things Stack). */

@@ -160,22 +160,34 @@ export class DatamodelRepository {
    */
   async aliasesInUse(accountId: number): Promise<string[]> {
     const rows: Record<string, boolean | null>[] = await this.ds.query(
-      `SELECT bool_or(u.temperature IS NOT NULL) AS temperature, bool_or(u.humidity IS NOT NULL) AS humidity,
-              bool_or(u.battery_voltage IS NOT NULL) AS battery_voltage, bool_or(u.battery_voltage IS NOT NULL) AS battery,
-              bool_or(u.battery_percent IS NOT NULL) AS battery_percent,
-              bool_or(u.lat IS NOT NULL) AS "LAT", bool_or(u.lon IS NOT NULL) AS "LON", bool_or(u.alt IS NOT NULL) AS "ALT",
-              bool_or(u.geoloc_lat IS NOT NULL) AS "geoloc_LAT", bool_or(u.geoloc_lon IS NOT NULL) AS "geoloc_LON",
-              bool_or(u.geoloc_alt IS NOT NULL) AS "geoloc_ALT",
-              bool_or(u.rssi IS NOT NULL) AS "RSSI", bool_or(u.snr IS NOT NULL) AS "SNR", bool_or(u.sf IS NOT NULL) AS "SF",
-              bool_or(u.decoded ? 'pressure') AS pressure, bool_or(u.decoded ? 'illuminance') AS illuminance,
-              bool_or(u.decoded ? 'co2') AS co2, bool_or(u.decoded ? 'ttf') AS ttf, bool_or(u.decoded ? 'dop') AS dop,
-              bool_or(u.decoded ? 'photos') AS photos
+      `${ALIASES_PRESENT}
        FROM uplinks u JOIN devices d ON d.uid = u.device_id
        WHERE d.deleted_at IS NULL AND (d.owner_id = $1 OR EXISTS (SELECT 1 FROM device_shares s WHERE s.device_id = d.uid AND s.account_id = $1))`,
       [accountId],
     );
-    return Object.entries(rows[0] ?? {})
-      .filter(([, present]) => present === true)
-      .map(([alias]) => alias);
+    return presentAliases(rows);
   }
+
+  /** The data types that occur in one device's uplinks (the columns of its CSV export). */
+  async aliasesInDeviceData(deviceUid: number): Promise<string[]> {
+    return presentAliases(await this.ds.query(`${ALIASES_PRESENT} FROM uplinks u WHERE u.device_id = $1`, [deviceUid]));
+  }
+}
+
+/** One aggregate per data type alias: whether any uplink of those read has it. */
+const ALIASES_PRESENT = `SELECT bool_or(u.temperature IS NOT NULL) AS temperature, bool_or(u.humidity IS NOT NULL) AS humidity,
+  bool_or(u.battery_voltage IS NOT NULL) AS battery_voltage, bool_or(u.battery_voltage IS NOT NULL) AS battery,
+  bool_or(u.battery_percent IS NOT NULL) AS battery_percent,
+  bool_or(u.lat IS NOT NULL) AS "LAT", bool_or(u.lon IS NOT NULL) AS "LON", bool_or(u.alt IS NOT NULL) AS "ALT",
+  bool_or(u.geoloc_lat IS NOT NULL) AS "geoloc_LAT", bool_or(u.geoloc_lon IS NOT NULL) AS "geoloc_LON",
+  bool_or(u.geoloc_alt IS NOT NULL) AS "geoloc_ALT",
+  bool_or(u.rssi IS NOT NULL) AS "RSSI", bool_or(u.snr IS NOT NULL) AS "SNR", bool_or(u.sf IS NOT NULL) AS "SF",
+  bool_or(u.decoded ? 'pressure') AS pressure, bool_or(u.decoded ? 'illuminance') AS illuminance,
+  bool_or(u.decoded ? 'co2') AS co2, bool_or(u.decoded ? 'ttf') AS ttf, bool_or(u.decoded ? 'dop') AS dop,
+  bool_or(u.decoded ? 'photos') AS photos`;
+
+function presentAliases(rows: Record<string, boolean | null>[]): string[] {
+  return Object.entries(rows[0] ?? {})
+    .filter(([, present]) => present === true)
+    .map(([alias]) => alias);
 }

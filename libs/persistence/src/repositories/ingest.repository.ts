@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type GatewayReception, type Measurements, signalPercent } from '@dts/domain';
 import { DataSource, type EntityManager } from 'typeorm';
+import { LiveBus, type LiveNotice } from '../live/live-bus';
 
 /** A live device an uplink may be stored for, with what decoding and attribution need. */
 export interface IngestTarget {
@@ -115,7 +116,10 @@ export function deviceUpdates(stored: UplinkToStore[]): DeviceUpdate[] {
  */
 @Injectable()
 export class IngestRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly live: LiveBus,
+  ) {}
 
   /** Live devices by EUI; with `ownerId`, only that account's. */
   async targets(euis: string[], ownerId: number | null): Promise<Map<string, IngestTarget>> {
@@ -143,7 +147,11 @@ export class IngestRepository {
   /** Returns how many uplinks were new (the rest were redeliveries). */
   async store(uplinks: UplinkToStore[]): Promise<number> {
     if (uplinks.length === 0) return 0;
-    return this.ds.transaction(async (m) => {
+    const { count, newest } = await this.ds.transaction(async (m) => {
+      // The devices first, in one order (no deadlock between deliveries), before any uid is drawn:
+      // deliveries for one device then commit in the order of their uids, so "every uplink of the
+      // device up to uid N is committed" holds as soon as N is, which the live feed relies on.
+      await m.query('SELECT uid FROM devices WHERE uid = ANY($1::int[]) ORDER BY uid FOR UPDATE', [[...new Set(uplinks.map((u) => u.deviceUid))]]);
       const ids: { id: string }[] = await m.query(`SELECT nextval('uplinks_uid_seq')::text AS id FROM generate_series(1, $1)`, [uplinks.length]);
       const rows = uplinks.map((u, i) => ({
         uid: ids[i].id,
@@ -191,8 +199,13 @@ export class IngestRepository {
       const storedIds = ids.filter((id) => fresh.has(id.id));
       await this.storeGateways(m, stored, storedIds.map((x) => x.id));
       await this.updateDevices(m, stored);
-      return stored.length;
+      const newest = new Map<number, string>();
+      stored.forEach((u, i) => newest.set(u.deviceUid, storedIds[i].id));
+      return { count: stored.length, newest };
     });
+    // After the commit: a notice must not name rows that readers cannot see yet.
+    await this.live.publish([...newest].map(([device, uid]): LiveNotice => ({ kind: 'uplinks', device, newest: uid })));
+    return count;
   }
 
   private async storeGateways(m: EntityManager, stored: UplinkToStore[], uids: string[]): Promise<void> {

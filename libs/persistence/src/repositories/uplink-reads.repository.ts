@@ -61,6 +61,33 @@ export class UplinkReadsRepository {
     }
   }
 
+  /**
+   * The device's uplinks with uid in (`after`, `upTo`], in uid order, in keyset batches. The live
+   * feed reads by uid because, for one device, uids are drawn and committed in the same order (the
+   * ingest transaction locks the device first): no row can appear later below a uid already read.
+   */
+  async *afterUid(deviceUid: number, after: string, upTo: string | null, batchSize = READ_BATCH): AsyncGenerator<UplinkRow[]> {
+    let from = after;
+    for (;;) {
+      const batch: UplinkRow[] = await this.ds.query(
+        `SELECT ${COLUMNS} FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
+         WHERE u.device_id = $1 AND u.uid > $2::bigint AND ($3::bigint IS NULL OR u.uid <= $3::bigint)
+         ORDER BY u.uid LIMIT $4`,
+        [deviceUid, from, upTo, batchSize],
+      );
+      if (batch.length === 0) return;
+      yield batch;
+      if (batch.length < batchSize) return;
+      from = batch[batch.length - 1].uid;
+    }
+  }
+
+  /** The uid of the device's newest stored uplink ('0' when it has none). */
+  async newestUid(deviceUid: number): Promise<string> {
+    const rows: { uid: string | null }[] = await this.ds.query('SELECT max(uid)::text AS uid FROM uplinks WHERE device_id = $1', [deviceUid]);
+    return rows[0]?.uid ?? '0';
+  }
+
   /** The device's newest uplink, for decoding it again without storing. */
   async latest(deviceUid: number): Promise<UplinkRow | null> {
     const rows: UplinkRow[] = await this.ds.query(

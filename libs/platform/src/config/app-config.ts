@@ -39,7 +39,17 @@ export interface AppConfig {
   readonly trustProxy: string;
   /** Let network adapters call loopback, link-local and private addresses (a network on the LAN, tests). */
   readonly outboundAllowPrivate: boolean;
+  readonly images: {
+    /** database (default: works behind a load balancer with no shared disk), directory, or s3. */
+    readonly storage: 'database' | 'directory' | 's3';
+    readonly dir: string;
+    readonly s3: { readonly endpoint: string | null; readonly bucket: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: Secret } | null;
+    /** Lifetime of signed image links. */
+    readonly linkTtlSeconds: number;
+  };
   readonly shutdownTimeoutMs: number;
+  /** Bearer token GET /metrics requires; null: /metrics is public (keep it on an internal network). */
+  readonly metricsToken: Secret | null;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ENVIRONMENT_NAMES } from './environment';
+import { loadConfig } from './load-config';
 
 const root = join(__dirname, '../../../..');
 
@@ -10,7 +11,7 @@ describe('configuration documentation', () => {
   it('documents every setting in the README and nothing else', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const table = readme.split('## Configuration')[1].split('\n## ')[0];
-    const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    const documented = [...table.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual([...ENVIRONMENT_NAMES].sort());
   });
 
@@ -27,5 +28,29 @@ describe('configuration documentation', () => {
     }
     expect(compose.services['api-1'].environment?.WORKER_IN_PROCESS).toBe('false');
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'api-1', 'api-2', 'worker', 'nginx']));
+  });
+
+  it('describes the topology apps/api/test/deployment.e2e-spec.ts runs: its services, settings that start in production, the shipped nginx config', () => {
+    const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+      services: Record<string, { environment?: Record<string, unknown>; volumes?: string[]; ports?: string[] }>;
+    };
+    expect(Object.keys(compose.services).sort()).toEqual(['api-1', 'api-2', 'migrate', 'nginx', 'postgres', 'redis', 'worker']);
+    for (const name of ['migrate', 'api-1', 'api-2', 'worker']) {
+      const env = compose.services[name].environment ?? {};
+      for (const setting of Object.keys(env)) expect({ service: name, setting, known: (ENVIRONMENT_NAMES as readonly string[]).includes(setting) }).toEqual({ service: name, setting, known: true });
+      // Unquoted, YAML reads 64 zeros as the number 0 and `yes` as true: values must reach the process as written.
+      for (const [setting, value] of Object.entries(env)) expect({ service: name, setting, type: typeof value }).toEqual({ service: name, setting, type: 'string' });
+      // Whatever NODE_ENV=production demands (DATABASE_URL, the three secrets) is there and valid.
+      expect(loadConfig(env as NodeJS.ProcessEnv)).toMatchObject({ env: 'production', redis: { url: 'redis://redis:6379' } });
+    }
+    for (const name of ['api-1', 'api-2']) expect(compose.services[name].environment).toMatchObject({ WORKER_IN_PROCESS: 'false', MIGRATIONS_RUN: 'false' });
+    expect(compose.services.worker.environment).toMatchObject({ MIGRATIONS_RUN: 'false' });
+
+    // nginx runs the very file the deployment test runs, in front of both instances.
+    expect(compose.services.nginx.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
+    expect(compose.services.nginx.ports).toEqual(['8080:80']);
+    const conf = readFileSync(join(root, 'deploy/nginx.conf'), 'utf8');
+    expect(conf.match(/^\s*server api-[12]:3000\b/gm)).toHaveLength(2);
+    expect(conf).toMatch(/^\s*listen 80;/m);
   });
 });

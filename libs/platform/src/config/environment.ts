@@ -108,8 +108,35 @@ export class Environment {
   @IsOptional() @Transform(toBool) @IsBoolean()
   OUTBOUND_ALLOW_PRIVATE?: boolean;
 
+  @IsOptional() @IsIn(['database', 'directory', 's3'])
+  IMAGE_STORAGE?: 'database' | 'directory' | 's3';
+
+  @IsOptional() @IsString()
+  IMAGE_DIR?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  S3_ENDPOINT?: string;
+
+  @IsOptional() @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be an S3 bucket name' })
+  S3_BUCKET?: string;
+
+  @IsOptional() @IsString()
+  S3_REGION?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) @Max(31_536_000)
+  IMAGE_LINK_TTL_SECONDS?: number;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
   SHUTDOWN_TIMEOUT_MS?: number;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MinLength(16)
+  METRICS_TOKEN?: string;
 }
 
 /** The names above, for the README and docker-compose consistency test. */
@@ -118,5 +145,7 @@ export const ENVIRONMENT_NAMES = [
   'REDIS_PREFIX', 'INGEST_SECRET', 'TOKEN_ENCRYPTION_KEY', 'SESSION_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_EMAIL',
   'DEMO', 'SESSION_COOKIE_NAME', 'SESSION_TTL_SECONDS', 'ACCOUNT_MAX_DEVICES', 'ACCOUNT_EXPIRATION_DAYS',
   'RATE_LIMIT_PER_MINUTE', 'AUTH_RATE_LIMIT_PER_MINUTE', 'SMTP_URL', 'MAIL_FROM', 'LOG_LEVEL', 'LOG_PRETTY',
-  'WORKER_IN_PROCESS', 'WORKER_HEALTH_PORT', 'TRUST_PROXY', 'OUTBOUND_ALLOW_PRIVATE', 'SHUTDOWN_TIMEOUT_MS',
+  'WORKER_IN_PROCESS', 'WORKER_HEALTH_PORT', 'TRUST_PROXY', 'OUTBOUND_ALLOW_PRIVATE', 'IMAGE_STORAGE', 'IMAGE_DIR', 'S3_ENDPOINT',
+  'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'IMAGE_LINK_TTL_SECONDS', 'SHUTDOWN_TIMEOUT_MS',
+  'METRICS_TOKEN',
 ] as const satisfies readonly (keyof Environment)[];

@@ -19,7 +19,7 @@ const GENERATED_SECRETS = ['INGEST_SECRET', 'TOKEN_ENCRYPTION_KEY', 'SESSION_SEC
 type GeneratedSecret = (typeof GENERATED_SECRETS)[number];
 
 function describe(error: ValidationError): string {
-  const value = GENERATED_SECRETS.includes(error.property as GeneratedSecret) || /PASSWORD|SECRET|KEY/.test(error.property) ? '(hidden)' : JSON.stringify(error.value);
+  const value = GENERATED_SECRETS.includes(error.property as GeneratedSecret) || /PASSWORD|SECRET|KEY|TOKEN/.test(error.property) ? '(hidden)' : JSON.stringify(error.value);
   return `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')} (got ${value})`;
 }
 
@@ -52,6 +52,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? './.data');
   if (production && embedded) problems.push('DATABASE_URL: required when NODE_ENV=production (the embedded database is for development)');
   if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) problems.push('ADMIN_USERNAME and ADMIN_PASSWORD: set both or neither');
+  if (env.IMAGE_STORAGE === 's3') {
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) if (!env[name]) problems.push(`${name}: required when IMAGE_STORAGE=s3`);
+  }
 
   const missing = GENERATED_SECRETS.filter((name) => !env[name]);
   if (missing.length > 0 && !embedded) {
@@ -84,7 +87,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     worker: { inProcess: env.WORKER_IN_PROCESS ?? embedded, healthPort: env.WORKER_HEALTH_PORT ?? 3001 },
     trustProxy: env.TRUST_PROXY ?? 'loopback, linklocal, uniquelocal',
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,
+    images: {
+      storage: env.IMAGE_STORAGE ?? 'database',
+      dir: resolve(env.IMAGE_DIR ?? join(dataDir, 'images')),
+      s3:
+        env.IMAGE_STORAGE === 's3'
+          ? { endpoint: env.S3_ENDPOINT ?? null, bucket: env.S3_BUCKET!, region: env.S3_REGION ?? 'us-east-1', accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: new Secret(env.S3_SECRET_ACCESS_KEY!) }
+          : null,
+      linkTtlSeconds: env.IMAGE_LINK_TTL_SECONDS ?? 86_400,
+    },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    metricsToken: env.METRICS_TOKEN ? new Secret(env.METRICS_TOKEN) : null,
   };
   return deepFreeze(config);
 }

@@ -32,6 +32,13 @@ export class JobQueue {
     return added.id;
   }
 
+  /** One round trip for many jobs of one kind (BullMQ's addBulk). */
+  async enqueueMany<J extends JobName>(job: J, payloads: JobPayloads[J][]): Promise<void> {
+    if (payloads.length === 0) return;
+    const opts = { ...DEFAULT_JOB_OPTIONS, ...JOB_OPTIONS[job] };
+    await this.queue(JOB_QUEUE[job]).addBulk(payloads.map((data) => ({ name: job, data, opts })));
+  }
+
   queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {

@@ -16,6 +16,12 @@ export const AdminOnly = () => SetMetadata(AUTH_LEVEL, 'admin' satisfies RouteAu
 /** Ingestion: the platform ingest secret or an API token of the account. */
 export const IngestAuth = () => SetMetadata(AUTH_LEVEL, 'ingest' satisfies RouteAuthLevel);
 
+/**
+ * Prometheus' scrape: `Authorization: Bearer <METRICS_TOKEN>` when that is set, open otherwise.
+ * Account credentials are never read here.
+ */
+export const MetricsAuth = () => SetMetadata(AUTH_LEVEL, 'metrics' satisfies RouteAuthLevel);
+
 /** A session or a master token; an app token gets 403 FORBIDDEN. */
 export const MasterOnly = () => SetMetadata(MASTER_ONLY, true);
 

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { RouteAuthLevel } from '@dts/domain';
-import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, metricsAccess, TokenCryptoService } from '@dts/platform';
 import type { Request, Response } from 'express';
 import { ApiException } from '../http/api.exception';
 import { isMasterCredential } from './auth-principal';
@@ -15,7 +15,8 @@ export function routeAuthLevel(reflector: Reflector, targets: [Function, Functio
 
 /**
  * Global and deny by default: a route without a decorator needs an authenticated account. Public
- * routes opt out with @Public(), administrators' with @AdminOnly(), ingestion with @IngestAuth().
+ * routes opt out with @Public(), administrators' with @AdminOnly(), ingestion with @IngestAuth(),
+ * the metrics scrape with @MetricsAuth().
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -36,6 +37,11 @@ export class AuthGuard implements CanActivate {
       // Public routes still learn who calls (GET /user/state), but bad credentials do not fail them.
       req.auth = (await this.authenticator.authenticate(req, res).catch((e) => (e instanceof ApiException ? null : Promise.reject(e)))) ?? undefined;
       return true;
+    }
+    if (level === 'metrics') {
+      const access = metricsAccess(req.headers.authorization, this.config.metricsToken);
+      if (access === 'open') return true;
+      throw ApiException.of(access, access === 'AUTH_REQUIRED' ? 'this route needs the metrics token' : 'the metrics token is not valid', 'Authorization');
     }
     if (level === 'ingest') {
       if (this.hasIngestSecret(req)) {

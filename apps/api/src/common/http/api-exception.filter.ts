@@ -32,7 +32,8 @@ export function toApiException(error: unknown): { exception: ApiException; unexp
 export function sendError(res: Response, exception: ApiException): void {
   if (exception.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfter))));
   const entries: ApiErrorEntry[] = exception.entries;
-  res.status(exception.status).json(errorEnvelope(entries));
+  // Whatever a handler had set up for a file, an error is JSON.
+  res.type('application/json').status(exception.status).json(errorEnvelope(entries));
 }
 
 @Catch()

@@ -13,6 +13,8 @@ export async function streamEnvelope<T>(res: Response, meta: unknown, batches: A
   const iterator = batches[Symbol.asyncIterator]();
   let next = await iterator.next();
   res.status(200).type('application/json');
+  // A load balancer in front (deploy/nginx.conf) buffers responses: this one must flow as it is read.
+  res.setHeader('X-Accel-Buffering', 'no');
   res.write(`{"errors":[],"debug":[],"meta":${JSON.stringify(meta)},"messages":[],"data":[`);
   let first = true;
   try {

@@ -12,27 +12,31 @@ function dataSchema(data: EnvelopeData): Record<string, unknown> {
   return Array.isArray(data) ? { type: 'array', items: one(data[0]) } : one(data);
 }
 
+type EnvelopeOptions = { status?: number; description?: string; messages?: boolean; meta?: Record<string, unknown> };
+
+/** The schema of the spec's envelope around `data`. */
+export function envelopeSchema(data: EnvelopeData, options: EnvelopeOptions = {}): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['errors', 'debug', 'meta', 'messages', 'data', 'success'],
+    properties: {
+      errors: { type: 'array', items: {}, example: [] },
+      debug: { type: 'array', items: {}, example: [] },
+      meta: options.meta ?? META_ARRAY,
+      messages: options.messages ? { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1 } : { type: 'array', items: { type: 'string' }, example: [] },
+      data: dataSchema(data),
+      success: { type: 'boolean', example: true },
+    },
+  };
+}
+
+export const envelopeModels = (data: EnvelopeData) => (Array.isArray(data) ? data : [data]).filter((d): d is Type<unknown> => typeof d !== 'string');
+
 /** Documents a success response as the spec's envelope around `data`. */
-export function ApiEnvelope(data: EnvelopeData, options: { status?: number; description?: string; messages?: boolean; meta?: Record<string, unknown> } = {}) {
-  const models = (Array.isArray(data) ? data : [data]).filter((d): d is Type<unknown> => typeof d !== 'string');
+export function ApiEnvelope(data: EnvelopeData, options: EnvelopeOptions = {}) {
   return applyDecorators(
-    ApiExtraModels(...models),
-    ApiResponse({
-      status: options.status ?? 200,
-      description: options.description ?? 'Success',
-      schema: {
-        type: 'object',
-        required: ['errors', 'debug', 'meta', 'messages', 'data', 'success'],
-        properties: {
-          errors: { type: 'array', items: {}, example: [] },
-          debug: { type: 'array', items: {}, example: [] },
-          meta: options.meta ?? META_ARRAY,
-          messages: options.messages ? { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1 } : { type: 'array', items: { type: 'string' }, example: [] },
-          data: dataSchema(data),
-          success: { type: 'boolean', example: true },
-        },
-      },
-    }),
+    ApiExtraModels(...envelopeModels(data)),
+    ApiResponse({ status: options.status ?? 200, description: options.description ?? 'Success', schema: envelopeSchema(data, options) }),
   );
 }
 

@@ -10,6 +10,7 @@ const SECURITY: Record<RouteAuthLevel, Record<string, string[]>[]> = {
   user: USER_SECURITY,
   admin: USER_SECURITY,
   ingest: [{ ingestSecret: [] }, ...USER_SECURITY],
+  metrics: [{ metricsToken: [] }],
 };
 
 /** The OpenAPI document, with each operation's security taken from the route's auth level. */
@@ -25,6 +26,7 @@ export function buildOpenApiDocument(app: INestApplication, cookieName: string):
     .addApiKey({ type: 'apiKey', in: 'header', name: 'token', description: 'API token in a `token` header.' }, 'token')
     .addCookieAuth(cookieName, { type: 'apiKey', in: 'cookie', name: cookieName, description: 'Session from POST /auth/login.' }, 'session')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Ingest-Secret', description: 'Platform ingest secret.' }, 'ingestSecret')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when set (GET /metrics is open otherwise).' }, 'metricsToken')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   for (const route of app.get(RouteCatalog).routes()) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AuthStateWire, type CredentialCheckWire, type EchoWire, formatDate, GROUP_ADMIN, GROUP_USER, type RegisterResultWire } from '@dts/domain';
-import { AccountsRepository, PasswordResetsRepository, SessionsRepository } from '@dts/persistence';
+import { AccountsRepository, ImagesRepository, PasswordResetsRepository, SessionsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, JobQueue, TokenCryptoService } from '@dts/platform';
 import type { Request, Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
@@ -27,6 +27,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionService,
     private readonly crypto: TokenCryptoService,
+    private readonly images: ImagesRepository,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -66,7 +67,10 @@ export class AuthService {
     await this.requirePassword(principal.accountId, password, 'password');
     // Redis-held sessions are not removed by the cascade: end them first.
     await this.sessions.endAllForAccount(principal.accountId, null);
+    // Image rows go by cascade; bytes kept outside the database are removed by the worker.
+    const images = await this.images.retire({ accountId: principal.accountId });
     await this.accounts.delete(principal.accountId);
+    await this.jobs.enqueueMany('image.purge', images.map((imageUid) => ({ imageUid })));
     await this.sessions.end(res, null);
     return { id: principal.accountId, deleted: true };
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Eui, toUnix } from '@dts/domain';
 import { DataCacheRepository, DevicesRepository } from '@dts/persistence';
-import { JobQueue } from '@dts/platform';
 import { ApiException } from '../../common/http/api.exception';
 import { DataCacheService } from '../uplinks/data-cache.service';
 import type { CacheEntryResponse, CacheInvalidatedAllResponse, CacheInvalidatedResponse, CacheTotalsResponse } from './dto/cache.responses';
@@ -12,7 +11,6 @@ export class CacheService {
     private readonly cache: DataCacheRepository,
     private readonly devices: DevicesRepository,
     private readonly dataCache: DataCacheService,
-    private readonly jobs: JobQueue,
   ) {}
 
   totals(): Promise<CacheTotalsResponse> {
@@ -28,14 +26,14 @@ export class CacheService {
   async invalidate(eui: Eui): Promise<CacheInvalidatedResponse> {
     const device = await this.device(eui);
     const version = await this.cache.invalidate(device.uid);
-    await this.dataCache.requestRebuild(device.uid);
+    await this.dataCache.requestRebuild(device.uid, version);
     return { devEUI: device.eui, version };
   }
 
   async invalidateAll(): Promise<CacheInvalidatedAllResponse> {
-    const uids = await this.cache.invalidateAll();
-    for (const uid of uids) await this.dataCache.requestRebuild(uid);
-    return { devices: uids.length };
+    const entries = await this.cache.invalidateAll();
+    for (const e of entries) await this.dataCache.requestRebuild(e.deviceUid, e.version);
+    return { devices: entries.length };
   }
 
   private async device(eui: Eui) {

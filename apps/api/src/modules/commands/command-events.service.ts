@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { CommandStatus } from '@dts/domain';
+import type { CommandStatus, IngestResultWire } from '@dts/domain';
 import { CommandsRepository } from '@dts/persistence';
-import type { Request } from 'express';
 import { ApiException } from '../../common/http/api.exception';
-import type { IngestResult } from '../ingest/ingest.service';
+import type { IngestCaller } from '../ingest/ingest.service';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -29,7 +28,7 @@ export class CommandEventsService {
     return isObj(body) && Object.keys(TTS_EVENTS).some((k) => k in body);
   }
 
-  async tts(req: Request, body: unknown): Promise<IngestResult> {
+  async tts(req: IngestCaller, body: unknown): Promise<IngestResultWire> {
     const root = body as Obj;
     const key = Object.keys(TTS_EVENTS).find((k) => k in root)!;
     const event = isObj(root[key]) ? (root[key] as Obj) : {};
@@ -40,7 +39,7 @@ export class CommandEventsService {
     return this.apply(req, ours ? { uid: Number(ours[1]) } : null, TTS_EVENTS[key], reason);
   }
 
-  async chirpstack(req: Request, event: 'txack' | 'ack', body: unknown): Promise<IngestResult> {
+  async chirpstack(req: IngestCaller, event: 'txack' | 'ack', body: unknown): Promise<IngestResultWire> {
     const root = isObj(body) ? body : {};
     const queueItemId = typeof root.queueItemId === 'string' && root.queueItemId ? root.queueItemId : null;
     if (event === 'txack') return this.apply(req, queueItemId ? { networkId: queueItemId } : null, 'Sent', null);
@@ -48,7 +47,7 @@ export class CommandEventsService {
     return this.apply(req, queueItemId ? { networkId: queueItemId } : null, acknowledged ? 'Acknowledged' : 'Failed', acknowledged ? null : 'the device did not acknowledge');
   }
 
-  private async apply(req: Request, by: { uid: number } | { networkId: string } | null, status: CommandStatus, reason: string | null): Promise<IngestResult> {
+  private async apply(req: IngestCaller, by: { uid: number } | { networkId: string } | null, status: CommandStatus, reason: string | null): Promise<IngestResultWire> {
     if (!by) throw ApiException.validation('body', 'the event names no command of this service (queueItemId / correlation id dts:command:<uid>)');
     const uid = await this.commands.findForEvent(by, req.ingestSecret ? null : req.auth!.accountId);
     if (uid === null) return { accepted: 0, duplicates: 0, rejected: [{ index: 0, devEUI: null, code: 'NOT_FOUND', message: 'no such command' }] };

@@ -4,5 +4,5 @@ import { CommandEventsService } from './command-events.service';
 import { CommandsController } from './commands.controller';
 import { CommandsService } from './commands.service';
 
-@Module({ imports: [DevicesModule], controllers: [CommandsController], providers: [CommandsService, CommandEventsService], exports: [CommandEventsService] })
+@Module({ imports: [DevicesModule], controllers: [CommandsController], providers: [CommandsService, CommandEventsService], exports: [CommandsService, CommandEventsService] })
 export class CommandsModule {}

@@ -3,18 +3,36 @@ import { AccountsRepository, TokensRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
+import { ApiException } from '../../common/http/api.exception';
 import { AuthService } from '../auth/auth.service';
 import { TokensService } from '../tokens/tokens.service';
+import { DemoContentService, type DemoSeedResult } from './demo-content.service';
+import { DEMO_DEVICES } from './demo-devices';
 
 export const DEMO_USERNAME = 'demo';
+const DEMO_TOKEN_NAME = 'demo';
+
+/** What a DEMO=1 start did and printed. */
+export interface DemoSummary {
+  username: string;
+  /** Only on the start that created the account: it is random and never stored in clear. */
+  password: string | null;
+  token: string;
+  /** Ready-to-paste commands with the token and the demo EUIs filled in. */
+  curl: string[];
+  result: DemoSeedResult;
+}
 
 /**
- * DEMO=1: makes sure a demo account exists and prints how to use it. The account is created once;
- * later starts print the same login and a token that works.
+ * DEMO=1: makes sure the demo account exists with its devices and their history, and prints how
+ * to use it. Everything is created once: later starts print the same login and a working token,
+ * and add nothing.
  */
 @Injectable()
 export class DemoSeeder implements OnApplicationBootstrap {
   private readonly logger = new Logger('demo');
+  /** The last start's summary (tests read it; people read the printout). */
+  summary: DemoSummary | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -23,49 +41,79 @@ export class DemoSeeder implements OnApplicationBootstrap {
     private readonly tokens: TokensService,
     private readonly tokenRows: TokensRepository,
     private readonly crypto: TokenCryptoService,
+    private readonly content: DemoContentService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.demo) return;
-    let account = await this.accounts.findByLogin(DEMO_USERNAME);
-    let password: string | null = null;
-    if (!account) {
-      password = `demo-${randomBytes(6).toString('hex')}`;
-      await this.auth.register({ username: DEMO_USERNAME, email: 'demo@example.org', password, fullname: 'Demo Account' });
-      account = (await this.accounts.findByLogin(DEMO_USERNAME))!;
-    }
-    const principal: AuthPrincipal = {
-      accountId: account.id,
-      username: account.username,
-      isAdmin: false,
-      via: 'session',
-      tokenType: null,
-      tokenUid: null,
-      sessionDigest: null,
-      sessionExpiresAt: null,
-      sessionCreatedAt: null,
-      sessionLastSeenAt: null,
-    };
-    const existing = (await this.tokenRows.listActive(account.id)).find((t) => t.name === 'demo');
-    const value = existing ? this.crypto.decrypt(existing.valueEncrypted) : await this.createDemoToken(principal);
-    const base = this.config.publicBaseUrl;
+    const began = Date.now();
+    const { accountId, password } = await this.account();
+    const session = this.principal(accountId, { via: 'session', tokenType: null, tokenUid: null });
+    const token = await this.token(session);
+    // Uplinks name the token they came with, as a network's delivery with that token would.
+    const result = await this.content.seed(this.principal(accountId, { via: 'token', tokenType: 'app', tokenUid: token.uid }));
+    const curl = this.examples(token.value);
+    this.summary = { username: DEMO_USERNAME, password, token: token.value, curl, result };
     process.stdout.write(
       [
         '',
         'Demo account ready:',
         `  username  ${DEMO_USERNAME}`,
         `  password  ${password ?? '(set when the demo account was first created; printed then)'}`,
-        `  token     ${value}`,
-        `  try       curl -s -H "Authorization: Bearer ${value}" ${base}/user`,
+        `  token     ${token.value}`,
+        `  devices   ${Object.values(DEMO_DEVICES).map((d) => `${d.eui} ${d.label}`).join('\n            ')}`,
+        '  try:',
+        ...curl.map((c) => `    ${c}`),
         '',
       ].join('\n'),
     );
-    this.logger.log('demo account ready');
+    const seeded = result.seeded.length > 0 ? `seeded ${result.seeded.length} devices, ${result.uplinks} uplinks, ${result.images} photos, ${result.commands} commands` : 'already seeded';
+    this.logger.log(`demo account ready: ${seeded} in ${Date.now() - began} ms`);
   }
 
-  private async createDemoToken(principal: AuthPrincipal): Promise<string> {
-    const uid = await this.tokens.create(principal, { type: 'API', name: 'demo' });
-    const listed = (await this.tokens.list(principal)).find((t) => t.uid === uid);
-    return listed!.hash;
+  private async account(): Promise<{ accountId: number; password: string | null }> {
+    const existing = await this.accounts.findByLogin(DEMO_USERNAME);
+    if (existing) return { accountId: existing.id, password: null };
+    const password = `demo-${randomBytes(6).toString('hex')}`;
+    try {
+      await this.auth.register({ username: DEMO_USERNAME, email: 'demo@example.org', password, fullname: 'Demo Account' });
+    } catch (error) {
+      // Another instance starting with DEMO=1 at the same moment created it: use that one.
+      if (!(error instanceof ApiException) || error.entries[0].code !== 'USERNAME_TAKEN') throw error;
+      return { accountId: (await this.accounts.findByLogin(DEMO_USERNAME))!.id, password: null };
+    }
+    return { accountId: (await this.accounts.findByLogin(DEMO_USERNAME))!.id, password };
+  }
+
+  private principal(accountId: number, credential: Pick<AuthPrincipal, 'via' | 'tokenType' | 'tokenUid'>): AuthPrincipal {
+    return {
+      accountId,
+      username: DEMO_USERNAME,
+      isAdmin: false,
+      ...credential,
+      sessionDigest: null,
+      sessionExpiresAt: null,
+      sessionCreatedAt: null,
+      sessionLastSeenAt: null,
+    };
+  }
+
+  private async token(session: AuthPrincipal): Promise<{ uid: number; value: string }> {
+    const existing = (await this.tokenRows.listActive(session.accountId)).find((t) => t.name === DEMO_TOKEN_NAME);
+    if (existing) return { uid: existing.uid, value: this.crypto.decrypt(existing.valueEncrypted) };
+    const uid = await this.tokens.create(session, { type: 'API', name: DEMO_TOKEN_NAME });
+    const listed = (await this.tokens.list(session)).find((t) => t.uid === uid);
+    return { uid, value: listed!.hash };
+  }
+
+  private examples(token: string): string[] {
+    const base = this.config.publicBaseUrl;
+    const get = (path: string) => `curl -s -H "Authorization: Bearer ${token}" "${base}${path}"`;
+    return [
+      get('/user/device/meta/all'),
+      get(`/user/device/data/${DEMO_DEVICES.patrolBike.eui}?filter=LAT,LON&order=desc&limit=3`),
+      get(`/user/device/data/${DEMO_DEVICES.meadow.eui}?filter=temperature,humidity&order=desc&limit=4`),
+      get(`/user/device/image/${DEMO_DEVICES.cameraTrap.eui}`),
+    ];
   }
 }

@@ -11,6 +11,6 @@ import { DevicesService } from './devices.service';
   // The meta and share controllers first: their fixed segments must win over `:eui`.
   controllers: [DeviceMetaController, DeviceSharesController, DevicesController],
   providers: [DeviceAccessService, DevicesService, DeviceMetaService, DeviceSharesService],
-  exports: [DeviceAccessService],
+  exports: [DeviceAccessService, DevicesService, DeviceMetaService],
 })
 export class DevicesModule {}

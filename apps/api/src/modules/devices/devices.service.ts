@@ -9,7 +9,7 @@ import {
   type Eui,
   formatDate,
 } from '@dts/domain';
-import { AccountsRepository, DevicesRepository } from '@dts/persistence';
+import { AccountsRepository, DevicesRepository, ImagesRepository } from '@dts/persistence';
 import { JobQueue } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
@@ -24,6 +24,7 @@ export class DevicesService {
     private readonly devices: DevicesRepository,
     private readonly accounts: AccountsRepository,
     private readonly access: DeviceAccessService,
+    private readonly images: ImagesRepository,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -72,6 +73,8 @@ export class DevicesService {
     const device = await this.access.require(principal, eui);
     if (device.relation === 'owner') {
       await this.devices.softDelete(device.uid);
+      // Its images go with it at once: a device registered again under this EUI starts with none.
+      await this.jobs.enqueueMany('image.purge', (await this.images.retire({ deviceUid: device.uid })).map((imageUid) => ({ imageUid })));
       await this.jobs.enqueue('device.purge', { deviceUid: device.uid }, { jobId: `device.purge-${device.uid}` });
     } else {
       await this.devices.unshare(device.uid, principal.accountId);

@@ -2,5 +2,5 @@ import { Module } from '@nestjs/common';
 import { FencesController } from './fences.controller';
 import { FencesService } from './fences.service';
 
-@Module({ controllers: [FencesController], providers: [FencesService] })
+@Module({ controllers: [FencesController], providers: [FencesService], exports: [FencesService] })
 export class FencesModule {}

@@ -9,12 +9,20 @@ export interface BuildInfo {
   commit: string | null;
 }
 
+/**
+ * The project root seen from this file, compiled (dist/apps/api/src/modules/system) or run from
+ * source by the tests (apps/api/src/modules/system); never the working directory, which is
+ * wherever the operator started the process.
+ */
+const ROOTS = [join(__dirname, '../../../../../..'), join(__dirname, '../../../../..')];
+
 /** Written by tools/build.mjs next to the compiled code; the package version when absent (tests). */
 export function readBuildInfo(): BuildInfo {
-  for (const dir of [join(__dirname, '../../../../..'), process.cwd()]) {
-    const built = join(dir, 'dist', 'build-info.json');
+  for (const root of ROOTS) {
+    const built = join(root, 'dist', 'build-info.json');
     if (existsSync(built)) return JSON.parse(readFileSync(built, 'utf8')) as BuildInfo;
   }
-  const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { version: string };
+  const root = ROOTS.find((dir) => existsSync(join(dir, 'package.json')))!;
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   return { version: pkg.version, commit: process.env.GIT_COMMIT ?? null };
 }

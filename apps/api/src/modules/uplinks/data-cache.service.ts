@@ -21,14 +21,14 @@ export class DataCacheService {
     const status = await this.cache.status(deviceUid);
     if (status.version === 0) return false; // no data yet: nothing worth caching
     if (status.builtVersion !== status.version) {
-      await this.requestRebuild(deviceUid);
+      await this.requestRebuild(deviceUid, status.version);
       return false;
     }
     const chunks = this.chunks.read(deviceUid, status.version);
     const first = await chunks.next();
     // A fresh entry whose chunks expired (Redis TTL): rebuild rather than serve a partial body.
     if (first.done && status.rows > 0) {
-      await this.requestRebuild(deviceUid);
+      await this.requestRebuild(deviceUid, status.version);
       return false;
     }
     res.status(200).type('application/json');
@@ -46,7 +46,7 @@ export class DataCacheService {
     return true;
   }
 
-  requestRebuild(deviceUid: number): Promise<unknown> {
-    return this.jobs.enqueue('cache.rebuild', { deviceUid }, { jobId: cacheRebuildJobId(deviceUid) });
+  requestRebuild(deviceUid: number, version: number): Promise<unknown> {
+    return this.jobs.enqueue('cache.rebuild', { deviceUid }, { jobId: cacheRebuildJobId(deviceUid, version) });
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { Response } from 'express';
@@ -7,6 +7,7 @@ import { CurrentAccount } from '../../common/auth/auth.decorators';
 import { RawResponse } from '../../common/http/envelope.interceptor';
 import { EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
+import { ApiExportResponse } from '../../common/openapi/api-export.decorator';
 import { EUI_PARAM } from '../devices/devices.controller';
 import { DataQueryDto, HistoryQueryDto } from './dto/history-query.dto';
 import { DataRowResponse, UplinkRecordResponse, UplinkTestResponse } from './dto/uplink.responses';
@@ -19,22 +20,25 @@ export class UplinksController {
 
   @Get('user/device/table/:eui')
   @RawResponse()
-  @ApiOperation({ summary: 'One row per uplink (the whole history by default, oldest first), streamed' })
+  @ApiOperation({ summary: 'One row per uplink (the whole history by default, oldest first), streamed as JSON, CSV or NDJSON' })
   @ApiParam(EUI_PARAM)
-  @ApiEnvelope([UplinkRecordResponse])
+  @ApiExportResponse([UplinkRecordResponse], { csv: 'Columns: `uplink.<member>` for each member of `uplink`, then the other members of the row in their JSON order (`payload_decoded` as JSON text).' })
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
-  table(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: HistoryQueryDto, @Res() res: Response) {
-    return this.uplinks.table(me, eui, query, res);
+  table(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: HistoryQueryDto, @Headers('accept') accept: string | undefined, @Res() res: Response) {
+    return this.uplinks.table(me, eui, query, accept, res);
   }
 
   @Get('user/device/data/:eui')
   @RawResponse()
-  @ApiOperation({ summary: 'Measurement rows, streamed; `filter` picks members and adds meta {data_types, cache_file_version}' })
+  @ApiOperation({ summary: 'Measurement rows, streamed as JSON, CSV or NDJSON; `filter` picks members and adds meta {data_types, cache_file_version} (JSON)' })
   @ApiParam(EUI_PARAM)
-  @ApiEnvelope([DataRowResponse], { meta: { oneOf: [{ type: 'array', items: {} }, { type: 'object', properties: { data_types: { type: 'array', items: { type: 'integer' } }, cache_file_version: { type: 'integer' } } }] } })
+  @ApiExportResponse([DataRowResponse], {
+    meta: { oneOf: [{ type: 'array', items: {} }, { type: 'object', properties: { data_types: { type: 'array', items: { type: 'integer' } }, cache_file_version: { type: 'integer' } } }] },
+    csv: 'Columns: `uid, ts_unix, time_stamp, humidity, temperature, battery`, plus `geoloc_LAT, geoloc_LON, geoloc_ALT` when the device’s data has a network position (empty on rows without one); with `filter`: `uid, ts_unix, ts_net_unix` and the requested members in their order.',
+  })
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
-  data(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: DataQueryDto, @Res() res: Response) {
-    return this.uplinks.data(me, eui, query, res);
+  data(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: DataQueryDto, @Headers('accept') accept: string | undefined, @Res() res: Response) {
+    return this.uplinks.data(me, eui, query, accept, res);
   }
 
   @Get('test/uplink/:eui')

@@ -1,26 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { type DeviceRef, type Eui, filterMember, type StoredUplink, toDataRowWire, toFilteredRowWire, toUplinkRecordWire, type UplinkRecordWire } from '@dts/domain';
+import { type DeviceRef, type Eui, filterMember, type StoredUplink, toDataRowWire, toFilteredRowWire, toUplinkRecordWire, type UplinkTestWire } from '@dts/domain';
 import { DatamodelRepository, DataCacheRepository, type DataTypeRow, type UplinkRange, UplinkReadsRepository, type UplinkRow } from '@dts/persistence';
 import { DecodingService } from '@dts/platform';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
+import { EXPORT_MEDIA_TYPES, type ExportFormat, negotiateExportFormat } from '../../common/http/export-format';
 import { streamEnvelope } from '../../common/http/stream-envelope';
+import { streamLines } from '../../common/http/stream-lines';
 import { DeviceAccessService } from '../devices/device-access.service';
 import { DataCacheService } from './data-cache.service';
 import type { DataQueryDto, HistoryQueryDto } from './dto/history-query.dto';
-
-export interface UplinkTestWire {
-  uplink: UplinkRecordWire;
-  payload_decoded: Record<string, unknown>;
-  decoder: string;
-  valid: boolean;
-  errors: string[];
-}
+import { DATA_MEMBERS, DATA_POSITION_MEMBERS, FILTERED_MEMBERS, ndjsonLine, objectCsv, TABLE_CSV_HEADER, tableCsvLine } from './uplink-export';
 
 function range(query: HistoryQueryDto): UplinkRange {
   if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw ApiException.validation('to', 'to must not be before from');
   return { from: query.from ?? null, to: query.to ?? null, order: query.order ?? 'asc', limit: query.limit ?? null };
+}
+
+/** Content-Type and download name of an export: `<eui>-table.csv`, `<eui>-data.ndjson`… */
+function exportHead(eui: string, view: 'table' | 'data', format: Exclude<ExportFormat, 'json'>) {
+  return { contentType: EXPORT_MEDIA_TYPES[format], filename: `${eui}-${view}.${format}` };
 }
 
 @Injectable()
@@ -39,20 +39,41 @@ export class UplinksService {
     return { uid: d.uid, eui: d.eui, ownerId: d.ownerId, decoderRef: d.decoderRef };
   }
 
-  /** One row per uplink with every member of the spec's uplink record, streamed. */
-  async table(principal: AuthPrincipal, eui: Eui, query: HistoryQueryDto, res: Response): Promise<void> {
+  /** One row per uplink with every member of the spec's uplink record, streamed as JSON, CSV or NDJSON. */
+  async table(principal: AuthPrincipal, eui: Eui, query: HistoryQueryDto, accept: string | undefined, res: Response): Promise<void> {
+    const format = negotiateExportFormat(query.format, accept);
     const device = await this.device(principal, eui);
-    await streamEnvelope(res, [], this.reads.rows(device.uid, range(query)), (row: UplinkRow) => toUplinkRecordWire(row, device));
+    const rows = this.reads.rows(device.uid, range(query));
+    const wire = (row: UplinkRow) => toUplinkRecordWire(row, device);
+    res.vary('Accept');
+    switch (format) {
+      case 'json':
+        return streamEnvelope(res, [], rows, wire);
+      case 'ndjson':
+        return streamLines(res, exportHead(device.eui, 'table', format), rows, (row) => ndjsonLine(wire(row)));
+      case 'csv':
+        return streamLines(res, { ...exportHead(device.eui, 'table', format), preamble: TABLE_CSV_HEADER }, rows, (row) => tableCsvLine(wire(row)));
+    }
   }
 
-  /** Data rows, streamed; with `filter`, the requested members and the meta the spec shows. */
-  async data(principal: AuthPrincipal, eui: Eui, query: DataQueryDto, res: Response): Promise<void> {
+  /** Data rows, streamed as JSON, CSV or NDJSON; with `filter`, the requested members (and, in JSON, the meta the spec shows). */
+  async data(principal: AuthPrincipal, eui: Eui, query: DataQueryDto, accept: string | undefined, res: Response): Promise<void> {
+    const format = negotiateExportFormat(query.format, accept);
     const device = await this.device(principal, eui);
     const window = range(query);
+    res.vary('Accept');
     if (query.filter === undefined) {
-      const wholeHistory = query.from === undefined && query.to === undefined && query.limit === undefined && window.order === 'asc';
-      if (wholeHistory && (await this.dataCache.serve(device.uid, res))) return;
-      await streamEnvelope(res, [], this.reads.rows(device.uid, window), toDataRowWire);
+      if (format === 'json') {
+        // The cache holds the JSON rendering: only a JSON read of the whole history may be served from it.
+        const wholeHistory = query.from === undefined && query.to === undefined && query.limit === undefined && window.order === 'asc';
+        if (wholeHistory && (await this.dataCache.serve(device.uid, res))) return;
+        await streamEnvelope(res, [], this.reads.rows(device.uid, window), toDataRowWire);
+        return;
+      }
+      // Rows carry the network position only where there is one; a CSV needs its columns up front.
+      const present = new Set(await this.datamodel.aliasesInDeviceData(device.uid));
+      const columns = [...DATA_MEMBERS, ...DATA_POSITION_MEMBERS.filter((m) => present.has(m))];
+      await this.streamExport(res, device.eui, format, columns, this.reads.rows(device.uid, window), (row) => toDataRowWire(row) as unknown as Record<string, unknown>);
       return;
     }
     const types = await this.datamodel.dataTypes();
@@ -66,8 +87,20 @@ export class UplinksService {
       else unknown.push(alias);
     }
     if (unknown.length > 0) throw ApiException.validation('filter', `unknown data type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+    const render = (row: UplinkRow) => toFilteredRowWire(row, members);
+    if (format !== 'json') {
+      await this.streamExport(res, device.eui, format, [...FILTERED_MEMBERS, ...aliases], this.reads.rows(device.uid, window), render);
+      return;
+    }
     const meta = { data_types: aliases.map((a) => byAlias.get(a)!.uid), cache_file_version: await this.cache.version(device.uid) };
-    await streamEnvelope(res, meta, this.reads.rows(device.uid, window), (row: UplinkRow) => toFilteredRowWire(row, members));
+    await streamEnvelope(res, meta, this.reads.rows(device.uid, window), render);
+  }
+
+  private streamExport(res: Response, eui: string, format: Exclude<ExportFormat, 'json'>, columns: readonly string[], rows: AsyncIterable<UplinkRow[]>, render: (row: UplinkRow) => Record<string, unknown>): Promise<void> {
+    const head = exportHead(eui, 'data', format);
+    if (format === 'ndjson') return streamLines(res, head, rows, (row) => ndjsonLine(render(row)));
+    const csv = objectCsv(columns);
+    return streamLines(res, { ...head, preamble: csv.header }, rows, (row) => csv.line(render(row)));
   }
 
   /** Decodes the newest stored uplink again with the device's current decoder; stores nothing. */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import type { CodecWire } from '@dts/domain';
 import { CODEC_LIMITS } from '@dts/platform';
 
 export class CreateCodecDto {
@@ -28,7 +29,7 @@ export class CreateCodecDto {
   script!: string;
 }
 
-export class CodecResponse {
+export class CodecResponse implements CodecWire {
   @ApiProperty({ description: 'Use it as a device’s decoder_ref.' }) uid!: number;
   @ApiProperty() name!: string;
   @ApiProperty() description!: string;

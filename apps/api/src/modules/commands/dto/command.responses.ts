@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { COMMAND_STATUSES, type CommandStatus, type CommandWire } from '@dts/domain';
+import { type AvailableCommandWire, COMMAND_STATUSES, type CommandStatus, type CommandWire } from '@dts/domain';
 
 export class CommandResponse implements CommandWire {
   @ApiProperty() uid!: number;
@@ -15,7 +15,7 @@ export class CommandResponse implements CommandWire {
   @ApiProperty({ type: String, nullable: true, description: 'Why it failed.' }) reason!: string | null;
 }
 
-export class AvailableCommandResponse {
+export class AvailableCommandResponse implements AvailableCommandWire {
   @ApiProperty({ example: 'set_interval' }) name!: string;
   @ApiProperty() description!: string;
   @ApiProperty({ type: 'integer', nullable: true, description: 'FPort it is sent on; null when the codec decides.' }) port!: number | null;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import type { NetworkAdapter, NetworkConfigWire } from '@dts/domain';
 
 export class CreateNetworkDto {
   @ApiProperty({ maxLength: 100, example: 'Our ChirpStack' })
@@ -36,10 +37,10 @@ export class CreateNetworkDto {
   webhook_id?: string;
 }
 
-export class NetworkConfigResponse {
+export class NetworkConfigResponse implements NetworkConfigWire {
   @ApiProperty() uid!: number;
   @ApiProperty() name!: string;
-  @ApiProperty({ enum: ['chirpstack', 'ttn'] }) adapter!: string;
+  @ApiProperty({ enum: ['chirpstack', 'ttn'] }) adapter!: NetworkAdapter;
   @ApiProperty() base_url!: string;
   @ApiProperty({ type: String, nullable: true }) application_id!: string | null;
   @ApiProperty({ type: String, nullable: true }) webhook_id!: string | null;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { RouteAuthLevel, RouteWire, VersionWire } from '@dts/domain';
+import { ROUTE_AUTH_LEVELS, type RouteAuthLevel, type RouteWire, type VersionWire } from '@dts/domain';
 
 export class VersionResponse implements VersionWire {
   @ApiProperty({ example: '0.1.0' }) version!: string;
@@ -11,5 +11,5 @@ export class VersionResponse implements VersionWire {
 export class RouteResponse implements RouteWire {
   @ApiProperty({ example: 'GET' }) method!: string;
   @ApiProperty({ example: '/user/device/{eui}' }) path!: string;
-  @ApiProperty({ enum: ['none', 'user', 'admin', 'ingest'] }) auth!: RouteAuthLevel;
+  @ApiProperty({ enum: ROUTE_AUTH_LEVELS, description: '`metrics`: the METRICS_TOKEN when one is set, nothing otherwise.' }) auth!: RouteAuthLevel;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { EXPORT_FORMATS, type ExportFormat } from '../../../common/http/export-format';
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value);
 
@@ -32,6 +33,15 @@ export class HistoryQueryDto {
   @IsOptional()
   @IsIn(['asc', 'desc'], { message: 'order must be asc or desc' })
   order?: 'asc' | 'desc';
+
+  @ApiPropertyOptional({
+    enum: EXPORT_FORMATS,
+    default: 'json',
+    description: 'json: the envelope; csv: RFC 4180 with a header line; ndjson: one row object per line. Wins over the Accept header (application/json, text/csv, application/x-ndjson).',
+  })
+  @IsOptional()
+  @IsIn(EXPORT_FORMATS, { message: 'format must be json, csv or ndjson' })
+  format?: ExportFormat;
 }
 
 /** GET /user/device/data/{eui} also takes `filter`. */

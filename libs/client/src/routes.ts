@@ -1,0 +1,125 @@
+/**
+ * Every route the client calls, as the router names it (`GET /routes` lists the same method and
+ * path template). The client's methods call through this table only, so the exported list cannot
+ * leave out a route a method uses; apps/api/test/client.e2e-spec.ts compares it with the server's.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface ClientRoute<P extends string = string> {
+  readonly method: HttpMethod;
+  readonly path: P;
+}
+
+const route = <P extends string>(method: HttpMethod, path: P): ClientRoute<P> => Object.freeze({ method, path });
+
+export const ROUTES = {
+  // Accounts
+  authRegister: route('POST', '/auth/register'),
+  authDeleteAccount: route('DELETE', '/auth/register'),
+  authLogin: route('POST', '/auth/login'),
+  authLogout: route('POST', '/auth/logout'),
+  authCheck: route('POST', '/auth/check'),
+  authEcho: route('GET', '/auth/echo'),
+  authRestore: route('POST', '/auth/restore'),
+  authPasswordChange: route('POST', '/auth/pwdchange'),
+  userMe: route('GET', '/user'),
+  userState: route('GET', '/user/state'),
+  // API tokens
+  tokensList: route('GET', '/user/token'),
+  tokensCreate: route('POST', '/user/token'),
+  tokensDelete: route('DELETE', '/user/token'),
+  // Sessions
+  sessionActive: route('GET', '/session/active'),
+  sessionCookie: route('GET', '/session/cookie'),
+  sessionAttributes: route('GET', '/session/attributes'),
+  // Devices
+  devicesList: route('GET', '/user/device'),
+  devicesAutocomplete: route('GET', '/user/device/autocomplete'),
+  devicesRegister: route('POST', '/user/device/{eui}'),
+  devicesRemove: route('DELETE', '/user/device/{eui}'),
+  devicesRelation: route('GET', '/user/device/result/{eui}/{uid}'),
+  devicesShare: route('POST', '/user/device/share/{eui}'),
+  devicesUnshare: route('DELETE', '/user/device/share/{eui}/{uid}'),
+  devicesDataTypes: route('GET', '/user/device/data/type/all'),
+  // Device metadata
+  metaAll: route('GET', '/user/device/meta/all'),
+  metaGet: route('GET', '/user/device/meta/{eui}'),
+  metaUpdate: route('POST', '/user/device/meta/{eui}'),
+  // Datamodel
+  datamodelAll: route('GET', '/datamodel'),
+  datamodelNetworks: route('GET', '/datamodel/network'),
+  datamodelNetwork: route('GET', '/datamodel/network/{uid}'),
+  datamodelNetworkTypes: route('GET', '/datamodel/network/type'),
+  datamodelNetworksByType: route('GET', '/datamodel/network/by_type/{uid}'),
+  datamodelDecoders: route('GET', '/datamodel/decoder'),
+  datamodelDecoder: route('GET', '/datamodel/decoder/{decoder_id}'),
+  datamodelDataTypes: route('GET', '/datamodel/data/type/all'),
+  datamodelDataType: route('GET', '/datamodel/data/type/{type_id}'),
+  datamodelIcons: route('GET', '/datamodel/icon'),
+  datamodelDeviceTypes: route('GET', '/datamodel/device/type'),
+  // Fences and gateways
+  fencesList: route('GET', '/user/fence'),
+  fencesGet: route('GET', '/user/fence/{uid}'),
+  fencesCreate: route('POST', '/user/fence'),
+  fencesRemove: route('DELETE', '/user/fence/{uid}'),
+  gatewaysList: route('GET', '/user/gateways'),
+  gatewaysByNetwork: route('GET', '/user/gateways/{network_ref}'),
+  // Ingestion
+  ingestTtn: route('POST', '/ingest/ttn'),
+  ingestChirpstack: route('POST', '/ingest/chirpstack'),
+  ingestRest: route('POST', '/ingest/rest'),
+  ingestImage: route('POST', '/ingest/image'),
+  // Uplinks and data
+  uplinksTable: route('GET', '/user/device/table/{eui}'),
+  uplinksData: route('GET', '/user/device/data/{eui}'),
+  uplinksTest: route('GET', '/test/uplink/{eui}'),
+  uplinksLive: route('GET', '/user/device/live/{eui}'),
+  // Codecs
+  codecsList: route('GET', '/user/codec'),
+  codecsCreate: route('POST', '/user/codec'),
+  codecsRemove: route('DELETE', '/user/codec/{uid}'),
+  // Commands
+  commandsList: route('GET', '/user/device/command/{eui}'),
+  commandsAvailable: route('GET', '/user/device/command/{eui}/available'),
+  commandsCreate: route('POST', '/user/device/command/{eui}'),
+  commandsCancel: route('DELETE', '/user/device/command/{eui}/{uid}'),
+  // Networks
+  networksList: route('GET', '/user/network'),
+  networksCreate: route('POST', '/user/network'),
+  networksRemove: route('DELETE', '/user/network/{uid}'),
+  // Images
+  imagesList: route('GET', '/user/device/image/{eui}'),
+  imagesUpload: route('POST', '/user/device/image/{eui}'),
+  imagesGet: route('GET', '/user/device/image/{eui}/{image_hash}'),
+  imagesRemove: route('DELETE', '/user/device/image/{eui}/{image_hash}'),
+  imagesAnnotate: route('POST', '/user/device/image/{eui}/{image_hash}/annotations'),
+  imagesFile: route('GET', '/files/image/{image_hash}'),
+  // Cache (admin)
+  cacheStatus: route('GET', '/cache/status'),
+  cacheEntry: route('GET', '/cache/status/{eui}'),
+  cacheInvalidate: route('POST', '/cache/invalidate/{eui}'),
+  cacheInvalidateAll: route('POST', '/cache/invalidate/all'),
+  // System
+  systemVersion: route('GET', '/version'),
+  systemRoutes: route('GET', '/routes'),
+  systemFeedback: route('POST', '/feedback'),
+  healthLive: route('GET', '/health/live'),
+  healthReady: route('GET', '/health/ready'),
+  metrics: route('GET', '/metrics'),
+  // Admin
+  adminInfo: route('GET', '/admin/info'),
+} as const;
+
+/** Machine-readable list of the routes the client covers: `{method, path}` with `{param}` templates. */
+export const CLIENT_ROUTES: readonly ClientRoute[] = Object.freeze(Object.values(ROUTES));
+
+/** The `{name}` parameters of a path template, as an object type. */
+export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}` ? { [N in K]: string | number } & PathParams<Rest> : unknown;
+
+export function fillPath<P extends string>(template: P, params: PathParams<P>): string {
+  return template.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
+    const value = (params as Record<string, string | number | undefined>)[name];
+    if (value === undefined) throw new TypeError(`${template}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,2 @@
+export * from './annotations';
+export * from './image-bytes';

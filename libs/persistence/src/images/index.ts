@@ -1,0 +1,2 @@
+export * from './image-store';
+export * from './images.repository';

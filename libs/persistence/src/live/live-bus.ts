@@ -1,0 +1,243 @@
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+
+/**
+ * What changed, as small notices: the instance that serves a live feed loads the rows itself.
+ * PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more, and a table row (payload, decoded
+ * members, network position) can be a good part of that; a notice is a few dozen bytes whatever
+ * the row, costs nothing when no instance has a client for the device, and the rows an instance
+ * loads are exactly what its clients may see (read after the commit, mapped by the api).
+ */
+export type LiveNotice =
+  /** Uplinks of the device up to and including uid `newest` are committed. */
+  | { kind: 'uplinks'; device: number; newest: string }
+  /** The command's status changed (or it was created). */
+  | { kind: 'command'; device: number; command: number };
+
+/** What a listener hears: notices, and `resync` after the transport reconnected (notices may have been lost). */
+export type LiveSignal = LiveNotice | { kind: 'resync' };
+
+/** The NOTIFY channel: channels are per database, so the database is the scope. */
+const PG_CHANNEL = 'dts_live';
+/** Leaves room below PostgreSQL's 8,000-byte payload limit. */
+const MAX_MESSAGE_BYTES = 7_000;
+/** Wait before reopening a lost LISTEN connection. */
+const RECONNECT_MS = 1_000;
+
+type Wire = ['u', number, string] | ['c', number, number];
+
+const toWire = (n: LiveNotice): Wire => (n.kind === 'uplinks' ? ['u', n.device, n.newest] : ['c', n.device, n.command]);
+
+function fromWire(w: unknown): LiveNotice | null {
+  if (!Array.isArray(w) || typeof w[1] !== 'number') return null;
+  if (w[0] === 'u' && typeof w[2] === 'string' && /^\d{1,19}$/.test(w[2])) return { kind: 'uplinks', device: w[1], newest: w[2] };
+  if (w[0] === 'c' && typeof w[2] === 'number') return { kind: 'command', device: w[1], command: w[2] };
+  return null;
+}
+
+/** Packs notices into as few messages as fit under the payload limit (a JSON array each). */
+export function packLiveNotices(notices: LiveNotice[]): string[] {
+  const messages: string[] = [];
+  let parts: string[] = [];
+  let size = 2;
+  for (const notice of notices) {
+    const part = JSON.stringify(toWire(notice));
+    if (parts.length > 0 && size + part.length + 1 > MAX_MESSAGE_BYTES) {
+      messages.push(`[${parts.join(',')}]`);
+      parts = [];
+      size = 2;
+    }
+    parts.push(part);
+    size += part.length + 1;
+  }
+  if (parts.length > 0) messages.push(`[${parts.join(',')}]`);
+  return messages;
+}
+
+export function unpackLiveNotices(message: string): LiveNotice[] {
+  try {
+    const list: unknown = JSON.parse(message);
+    return Array.isArray(list) ? list.map(fromWire).filter((n): n is LiveNotice => n !== null) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Publish/subscribe of live notices between all api and worker instances: Redis pub/sub when Redis
+ * is configured, else PostgreSQL LISTEN/NOTIFY on the service's own database (the embedded wire
+ * server routes NOTIFY to the connections that LISTEN, as a real server does).
+ *
+ * A process holds at most one subscription (one LISTEN connection or one Redis subscriber), opened
+ * when the first listener arrives; its listeners fan the notices out in-process. Delivery is at most
+ * once: a notice published while the subscription is down is lost, which is why listeners get a
+ * `resync` after every reconnect and why notices name "everything up to" rather than one row.
+ */
+export class LiveBus implements OnApplicationShutdown {
+  private readonly logger = new Logger('LiveBus');
+  private readonly listeners = new Set<(signal: LiveSignal) => void>();
+  private opening: Promise<void> | null = null;
+  private pgClient: Client | null = null;
+  private redisSubscriber: Redis | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly redisChannel: string;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly redis: Redis | null,
+    private readonly databaseUrl: string,
+    prefix: string,
+  ) {
+    this.redisChannel = `${prefix}:live`;
+  }
+
+  /**
+   * Announces committed changes. Call it after the commit (a notice must never name rows a reader
+   * cannot see yet). Never throws: the change is stored either way, and live clients catch up with
+   * the next notice for the device.
+   */
+  async publish(notices: LiveNotice[]): Promise<void> {
+    if (notices.length === 0 || this.closed) return;
+    const messages = packLiveNotices(notices);
+    try {
+      if (this.redis) {
+        for (const m of messages) await this.redis.publish(this.redisChannel, m);
+      } else {
+        await this.ds.query('SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m', [PG_CHANNEL, messages]);
+      }
+    } catch (error) {
+      this.logger.warn(`live notices not published: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * Adds a listener; resolves once the process's subscription is active, so that everything
+   * committed after this resolves is heard. Returns the function that removes the listener.
+   */
+  async listen(listener: (signal: LiveSignal) => void): Promise<() => void> {
+    if (this.closed) throw new Error('the live bus is closed');
+    this.listeners.add(listener);
+    try {
+      await this.open();
+    } catch (error) {
+      this.listeners.delete(listener);
+      throw error;
+    }
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Listeners in this process (the live feed's hubs). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** Whether this process holds its subscription (LISTEN connection or Redis subscriber) now. */
+  get subscribed(): boolean {
+    return this.pgClient !== null || this.redisSubscriber !== null;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.listeners.clear();
+    await this.opening?.catch(() => undefined);
+    const client = this.pgClient;
+    this.pgClient = null;
+    await client?.end().catch(() => undefined);
+    const subscriber = this.redisSubscriber;
+    this.redisSubscriber = null;
+    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+  }
+
+  private open(): Promise<void> {
+    if (this.subscribed) return Promise.resolve();
+    this.opening ??= (this.redis ? this.openRedis(this.redis) : this.openPg()).finally(() => {
+      this.opening = null;
+    });
+    return this.opening;
+  }
+
+  private async openRedis(redis: Redis): Promise<void> {
+    // A connection in subscriber mode can do nothing else: a duplicate of the shared client.
+    const subscriber = redis.duplicate();
+    let ready = false;
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.redisChannel) this.deliver(message);
+    });
+    subscriber.on('error', (error: Error) => this.logger.warn(`live subscriber: ${error.message}`));
+    // ioredis subscribes again by itself after a reconnect; what was published meanwhile is lost.
+    subscriber.on('ready', () => {
+      if (ready) this.emit({ kind: 'resync' });
+    });
+    try {
+      await subscriber.subscribe(this.redisChannel);
+    } catch (error) {
+      subscriber.disconnect();
+      throw error;
+    }
+    ready = true;
+    if (this.closed) {
+      subscriber.disconnect();
+      return;
+    }
+    this.redisSubscriber = subscriber;
+  }
+
+  private async openPg(): Promise<void> {
+    // Its own connection, not one of the pool: a LISTEN belongs to one session for its lifetime.
+    const client = new Client({ connectionString: this.databaseUrl, keepAlive: true });
+    client.on('notification', (n) => {
+      if (n.channel === PG_CHANNEL && n.payload) this.deliver(n.payload);
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, null));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${PG_CHANNEL}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.pgClient = client;
+  }
+
+  /** The LISTEN connection went away: reopen it while anyone listens, and tell them to catch up. */
+  private lost(client: Client, error: Error | null): void {
+    if (this.pgClient !== client || this.closed) return;
+    this.pgClient = null;
+    client.removeAllListeners('notification');
+    void client.end().catch(() => undefined);
+    this.logger.warn(`live LISTEN connection lost${error ? `: ${error.message}` : ''}`);
+    const retry = () => {
+      this.reconnectTimer = null;
+      if (this.closed || this.listeners.size === 0) return;
+      this.open().then(
+        () => this.emit({ kind: 'resync' }),
+        () => (this.reconnectTimer = setTimeout(retry, RECONNECT_MS)),
+      );
+    };
+    this.reconnectTimer = setTimeout(retry, RECONNECT_MS);
+  }
+
+  private deliver(message: string): void {
+    for (const notice of unpackLiveNotices(message)) this.emit(notice);
+  }
+
+  private emit(signal: LiveSignal): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(signal);
+      } catch (error) {
+        this.logger.error(`live listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+}
