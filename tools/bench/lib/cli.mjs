@@ -11,6 +11,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --redis=URL         Redis URL (default redis://127.0.0.1:6379)
   --log-level=LEVEL   LOG_LEVEL of the api (default info, the service's own default)
   --no-build          do not run tools/build.mjs first
+  --cpu-prof          write a V8 CPU profile of every api the figures start (tools/bench/results/profiles/)
   --help`;
 
 export function parseArgs(argv) {
@@ -24,6 +25,7 @@ export function parseArgs(argv) {
     redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     logLevel: 'info',
     build: true,
+    cpuProf: false,
   };
   for (const arg of argv) {
     const [key, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
@@ -31,6 +33,7 @@ export function parseArgs(argv) {
       case '--embedded': opts.embedded = true; break;
       case '--quick': opts.quick = true; break;
       case '--no-build': opts.build = false; break;
+      case '--cpu-prof': opts.cpuProf = true; break;
       case '--only': {
         const names = value.split(',').map((s) => s.trim()).filter(Boolean);
         const unknown = names.filter((n) => !FIGURES.includes(n));

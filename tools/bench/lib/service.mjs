@@ -32,7 +32,9 @@ export async function startApi(ctx, db, { label = 'api', redis = !ctx.embedded, 
     ...(redis ? { REDIS_URL: ctx.redis, REDIS_PREFIX: redisPrefix(ctx, label) } : {}),
     ...env,
   };
-  const proc = spawnNode(label, [join(ROOT, 'dist/apps/api/src/main.js')], { cwd: ROOT, env: fullEnv });
+  // A profile is written when the api exits (each figure stops it with SIGTERM); open it in Chrome DevTools.
+  const profile = ctx.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(BENCH_DIR, 'results', 'profiles')}`] : [];
+  const proc = spawnNode(label, [...profile, join(ROOT, 'dist/apps/api/src/main.js')], { cwd: ROOT, env: fullEnv });
   const url = `http://127.0.0.1:${port}`;
   const startMs = await waitForHttp(`${url}/version`, proc);
   return { url, port, pid: proc.pid, startMs, stop: proc.stop, exited: proc.exited, stderr: proc.stderr };

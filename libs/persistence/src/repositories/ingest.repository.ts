@@ -109,13 +109,35 @@ export function deviceUpdates(stored: UplinkToStore[]): DeviceUpdate[] {
   });
 }
 
+/** Uplinks written in one transaction at most, however many deliveries are waiting. */
+export const MAX_UPLINKS_PER_TRANSACTION = 5_000;
+/** Transactions of ingestion in flight at once per process: one commits while the next is built. */
+const CONCURRENT_TRANSACTIONS = 2;
+
+/** A delivery waiting for its transaction: its caller learns how many of its uplinks were new. */
+interface PendingDelivery {
+  uplinks: UplinkToStore[];
+  resolve: (accepted: number) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
- * Stores a delivery of uplinks in one transaction: the uplinks (redeliveries dropped by their
- * message id), the gateways that heard them, the devices' metadata and their cache versions. Each
- * step is one statement however many uplinks and devices the delivery holds.
+ * Stores deliveries of uplinks: the uplinks (redeliveries dropped by their message id), the
+ * gateways that heard them, the devices' metadata and their cache versions, each step one
+ * statement however many uplinks and devices there are.
+ *
+ * Deliveries that arrive while earlier ones are being written are written together, in one
+ * transaction (group commit). A single-uplink webhook otherwise costs nine database round trips
+ * and a commit of its own, and round trips, not SQL, bound the rate (docs/benchmarks.md). Each
+ * caller still gets its answer only after the transaction holding its uplinks has committed, so a
+ * 202 keeps meaning "stored"; a shared transaction that fails is retried delivery by delivery, so
+ * that one bad delivery fails only its own request.
  */
 @Injectable()
 export class IngestRepository {
+  private readonly pending: PendingDelivery[] = [];
+  private writers = 0;
+
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly live: LiveBus,
@@ -144,10 +166,52 @@ export class IngestRepository {
     return rows[0]?.uid ?? null;
   }
 
-  /** Returns how many uplinks were new (the rest were redeliveries). */
-  async store(uplinks: UplinkToStore[]): Promise<number> {
-    if (uplinks.length === 0) return 0;
-    const { count, newest } = await this.ds.transaction(async (m) => {
+  /** Resolves, once committed, with how many uplinks were new (the rest were redeliveries). */
+  store(uplinks: UplinkToStore[]): Promise<number> {
+    if (uplinks.length === 0) return Promise.resolve(0);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ uplinks, resolve, reject });
+      if (this.writers < CONCURRENT_TRANSACTIONS) void this.write();
+    });
+  }
+
+  /** Writes waiting deliveries, as many as fit in one transaction at a time, until none wait. */
+  private async write(): Promise<void> {
+    this.writers++;
+    try {
+      while (this.pending.length > 0) {
+        const batch = [this.pending.shift()!];
+        let size = batch[0].uplinks.length;
+        while (this.pending.length > 0 && size + this.pending[0].uplinks.length <= MAX_UPLINKS_PER_TRANSACTION) {
+          size += this.pending[0].uplinks.length;
+          batch.push(this.pending.shift()!);
+        }
+        await this.writeBatch(batch);
+      }
+    } finally {
+      this.writers--;
+    }
+  }
+
+  private async writeBatch(batch: PendingDelivery[]): Promise<void> {
+    try {
+      const fresh = await this.storeNow(batch.flatMap((d) => d.uplinks));
+      let offset = 0;
+      for (const delivery of batch) {
+        const end = offset + delivery.uplinks.length;
+        delivery.resolve(fresh.slice(offset, end).filter(Boolean).length);
+        offset = end;
+      }
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      // Which delivery failed it is unknown: each on its own now, so that only that one fails.
+      for (const delivery of batch) await this.writeBatch([delivery]);
+    }
+  }
+
+  /** One transaction; returns, per uplink, whether it was new. */
+  private async storeNow(uplinks: UplinkToStore[]): Promise<boolean[]> {
+    const { fresh, newest } = await this.ds.transaction(async (m) => {
       // The devices first, in one order (no deadlock between deliveries), before any uid is drawn:
       // deliveries for one device then commit in the order of their uids, so "every uplink of the
       // device up to uid N is committed" holds as soon as N is, which the live feed relies on.
@@ -194,18 +258,19 @@ export class IngestRepository {
          RETURNING uid::text AS uid`,
         [JSON.stringify(rows)],
       );
-      const fresh = new Set(inserted.map((r) => r.uid));
-      const stored = uplinks.filter((_, i) => fresh.has(ids[i].id));
-      const storedIds = ids.filter((id) => fresh.has(id.id));
+      const insertedUids = new Set(inserted.map((r) => r.uid));
+      const fresh = ids.map((id) => insertedUids.has(id.id));
+      const stored = uplinks.filter((_, i) => fresh[i]);
+      const storedIds = ids.filter((_, i) => fresh[i]);
       await this.storeGateways(m, stored, storedIds.map((x) => x.id));
       await this.updateDevices(m, stored);
       const newest = new Map<number, string>();
       stored.forEach((u, i) => newest.set(u.deviceUid, storedIds[i].id));
-      return { count: stored.length, newest };
+      return { fresh, newest };
     });
     // After the commit: a notice must not name rows that readers cannot see yet.
     await this.live.publish([...newest].map(([device, uid]): LiveNotice => ({ kind: 'uplinks', device, newest: uid })));
-    return count;
+    return fresh;
   }
 
   private async storeGateways(m: EntityManager, stored: UplinkToStore[], uids: string[]): Promise<void> {

@@ -29,17 +29,16 @@ export class Authenticator {
 
   private async byToken(value: string): Promise<AuthPrincipal> {
     if (!TOKEN_PATTERN.test(value)) throw ApiException.of('INVALID_TOKEN', 'the API token is not valid', 'Authorization');
-    const found = await this.tokens.findWithAccount(this.crypto.digest(value));
-    if (!found || found.token.enabled !== 1 || found.account.active !== 1) throw ApiException.of('INVALID_TOKEN', 'the API token is not valid', 'Authorization');
-    if (found.token.until && found.token.until.getTime() <= Date.now()) throw ApiException.of('TOKEN_EXPIRED', 'the API token has expired', 'Authorization');
-    const { token, account } = found;
+    const found = await this.tokens.findCredential(this.crypto.digest(value));
+    if (!found || found.tokenEnabled !== 1 || found.accountActive !== 1) throw ApiException.of('INVALID_TOKEN', 'the API token is not valid', 'Authorization');
+    if (found.tokenUntil && found.tokenUntil.getTime() <= Date.now()) throw ApiException.of('TOKEN_EXPIRED', 'the API token has expired', 'Authorization');
     return {
-      accountId: account.id,
-      username: account.username,
-      isAdmin: account.groupid === GROUP_ADMIN,
+      accountId: found.accountId,
+      username: found.username,
+      isAdmin: found.groupid === GROUP_ADMIN,
       via: 'token',
-      tokenType: token.type,
-      tokenUid: token.uid,
+      tokenType: found.tokenType,
+      tokenUid: found.tokenUid,
       sessionDigest: null,
       sessionExpiresAt: null,
       sessionCreatedAt: null,
