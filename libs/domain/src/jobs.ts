@@ -60,4 +60,7 @@ export const commandDispatchJobId = (commandUid: number) => `command.dispatch-${
  */
 export const cacheRebuildJobId = (deviceUid: number, version: number) => `cache.rebuild-${deviceUid}-v${version}`;
 
+/** One thumbnail job per image: repeated uploads of an image still being received collapse. */
+export const imageThumbnailJobId = (imageUid: number) => `image.thumbnail-${imageUid}`;
+
 export const ALL_JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

@@ -27,6 +27,8 @@ export class ImageThumbnailProcessor extends JobProcessor<'image.thumbnail'> {
   protected async handle(payload: JobPayloads['image.thumbnail']): Promise<{ status: number }> {
     const image = await this.images.byUid(payload.imageUid);
     if (!image || image.deleted === 1) return { status: 0 };
+    // A repeated job for an image already done (a retried upload) must not move it back to 2.
+    if (image.status === IMAGE_STATUS.READY || image.status === IMAGE_STATUS.ANNOTATED) return { status: image.status };
     await this.images.setStatus(image.uid, IMAGE_STATUS.PROCESSING);
     const bytes = await this.store.get(image.uid);
     if (!bytes) {

@@ -43,6 +43,14 @@ describe.each([['directory'], ['s3']])('%s image store', (kind) => {
     await store.remove(7); // removing what is gone is not an error
   });
 
+  it('takes concurrent writes of one image (repeated uploads racing each other)', async () => {
+    const bytes = Buffer.from('same bytes, uploaded ten times at once');
+    await Promise.all(Array.from({ length: 10 }, () => store.put(9, bytes)));
+    expect((await store.get(9))!.equals(bytes)).toBe(true);
+    if (kind === 'directory') expect(readdirSync(join(dir, 'images'))).toEqual(['9.img']);
+    await store.remove(9);
+  });
+
   it('names stored objects by uid only, never by anything a client sent', async () => {
     await store.put(42, Buffer.from('x'));
     if (kind === 'directory') expect(readdirSync(join(dir, 'images'))).toEqual(['42.img']);

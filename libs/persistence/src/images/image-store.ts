@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { AppConfig } from '@dts/platform';
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -45,8 +46,10 @@ export class DirectoryImageStore extends ImageStore {
 
   async put(imageUid: number, bytes: Buffer): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    // Written aside, then renamed: a reader never sees half a file.
-    const temp = `${this.path(imageUid)}.${process.pid}.tmp`;
+    // Written aside, then renamed: a reader never sees half a file. The temp name is unique per
+    // write, since concurrent uploads of the same bytes (or containers sharing the volume, each
+    // pid 1) write the same image at once.
+    const temp = `${this.path(imageUid)}.${randomUUID()}.tmp`;
     await writeFile(temp, bytes);
     await rename(temp, this.path(imageUid));
   }

@@ -18,6 +18,8 @@ const JOB_OPTIONS: Partial<Record<JobName, JobsOptions>> = {
   'command.dispatch': { attempts: 6, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: true, removeOnFail: true },
   // One waiting rebuild per device; the id frees once it ran so that later changes queue again.
   'cache.rebuild': { removeOnComplete: true, removeOnFail: true },
+  // One waiting thumbnail per image (imageThumbnailJobId); a finished one frees the id.
+  'image.thumbnail': { removeOnComplete: true, removeOnFail: true },
 };
 
 /** The one typed way to enqueue: the job name fixes both the queue and the payload type. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { annotationsFrom, type Eui, IMAGE_HASH_PATTERN, type ImageDetailWire, type ImageListEntryWire, imageType, normalizeEui } from '@dts/domain';
+import { annotationsFrom, type Eui, IMAGE_HASH_PATTERN, imageThumbnailJobId, type ImageDetailWire, type ImageListEntryWire, imageType, normalizeEui } from '@dts/domain';
 import { type ImageRow, ImagesRepository, ImageStore, IngestRepository } from '@dts/persistence';
 import { JobQueue } from '@dts/platform';
 import type { Request, Response } from 'express';
@@ -106,7 +106,7 @@ export class ImagesService {
     // stored or its thumbnail queued, and the retry is what completes it (both steps are idempotent).
     if (created || row.status === 1) {
       await this.store.put(row.uid, file.buffer);
-      await this.jobs.enqueue('image.thumbnail', { imageUid: row.uid });
+      await this.jobs.enqueue('image.thumbnail', { imageUid: row.uid }, { jobId: imageThumbnailJobId(row.uid) });
     }
     return { created, detail: toImageDetailWire(row, this.links.url(row.hash)) };
   }
