@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from '@dts/jobs';
 import { PersistenceModule } from '@dts/persistence';
-import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, httpLogSerializers, loggerOptions, MetricsModule, QueueModule, RedisModule } from '@dts/platform';
+import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, httpLogSerializers, loggerOptions, withDestination, MetricsModule, QueueModule, RedisModule } from '@dts/platform';
 import type { Request } from 'express';
 import { AuthCoreModule } from './common/auth/auth-core.module';
 import { AuthGuard } from './common/auth/auth.guard';
@@ -49,18 +49,21 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({
-          pinoHttp: {
-            ...loggerOptions(config, 'api'),
-            genReqId: (req) => (req as unknown as Request).id ?? '',
-            serializers: httpLogSerializers,
-            // pino-http reads these as the request starts (the bindings of its log lines) and again as
-            // it ends (the completion line): the route is known only then.
-            customProps: (req, res) => ({
-              accountId: (req as unknown as Request).auth?.accountId,
-              route: res.headersSent ? routeTemplate(req as unknown as Request, res.statusCode) : undefined,
-            }),
-            customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-          },
+          pinoHttp: withDestination(
+            {
+              ...loggerOptions(config, 'api'),
+              genReqId: (req) => (req as unknown as Request).id ?? '',
+              serializers: httpLogSerializers,
+              // pino-http reads these as the request starts (the bindings of its log lines) and again as
+              // it ends (the completion line): the route is known only then.
+              customProps: (req, res) => ({
+                accountId: (req as unknown as Request).auth?.accountId,
+                route: res.headersSent ? routeTemplate(req as unknown as Request, res.statusCode) : undefined,
+              }),
+              customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+            },
+            config,
+          ),
         }),
         PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix, config.images),
         RedisModule.forRoot(config),

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -10,6 +9,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { parse } from 'yaml';
 import { expectError, expectSuccess } from './support/envelope';
+import { freePort } from './support/ports';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 
 /*
@@ -36,14 +36,6 @@ function findNginx(): string | null {
   if (known) return known;
   const found = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
   return found.status === 0 && found.stdout.trim() ? found.stdout.trim() : null;
-}
-
-async function freePort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The environment docker-compose.yml gives a service, `<<` merges applied. */

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './support/ports';
 
 const root = join(__dirname, '../../..');
 const main = join(root, 'dist/apps/api/src/main.js');
@@ -25,13 +26,14 @@ function start(env: Record<string, string>, cwd = root): Started {
   return { child, output: () => output, exited };
 }
 
-async function waitForVersion(port: number, deadlineMs: number): Promise<Response> {
+/** Waits for the process to answer; when it never does, the failure carries what it printed. */
+async function waitForVersion(port: number, deadlineMs: number, started?: Started): Promise<Response> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     try {
       return await fetch(`http://127.0.0.1:${port}/version`);
     } catch (error) {
-      if (Date.now() > until) throw error;
+      if (Date.now() > until) throw new Error(`no answer on port ${port} within ${deadlineMs} ms (${String(error)}); the process printed:\n${started?.output() ?? ''}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -50,11 +52,11 @@ describe('the service process', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts with no settings on an empty DATA_DIR, refuses a second process on it, and stops cleanly on SIGTERM', async () => {
-    const port = 39_000 + (process.pid % 1000);
+    const port = await freePort();
     const began = Date.now();
     const first = start({ DATA_DIR: dataDir, PORT: String(port) });
     try {
-      const res = await waitForVersion(port, 60_000);
+      const res = await waitForVersion(port, 60_000, first);
       const body = (await res.json()) as { success: boolean; data: { api_version: string } };
       expect(body).toMatchObject({ success: true, data: { api_version: '1' } });
       process.stdout.write(`service answered /version ${Date.now() - began} ms after start on an empty DATA_DIR\n`);
@@ -65,7 +67,7 @@ describe('the service process', () => {
       });
       expect(registered.status).toBe(201);
 
-      const second = start({ DATA_DIR: dataDir, PORT: String(port + 1) });
+      const second = start({ DATA_DIR: dataDir, PORT: String(await freePort()) });
       expect(await second.exited).toBe(1);
       expect(second.output()).toMatch(/DATA_DIR .* is in use by process \d+/);
     } finally {
@@ -77,7 +79,7 @@ describe('the service process', () => {
     // started from another working directory, as a service manager may: nothing depends on it.
     const again = start({ DATA_DIR: dataDir, PORT: String(port) }, dataDir);
     try {
-      const version = (await (await waitForVersion(port, 60_000)).json()) as { data: { version: string } };
+      const version = (await (await waitForVersion(port, 60_000, again)).json()) as { data: { version: string } };
       expect(version.data.version).toMatch(/^\d+\.\d+\.\d+/);
       const check = await fetch(`http://127.0.0.1:${port}/auth/check`, {
         method: 'POST',
@@ -92,13 +94,13 @@ describe('the service process', () => {
   });
 
   it('keeps every uplink it answered 202 for when killed right after (SIGKILL), and serves it after a restart', async () => {
-    const port = 41_000 + (process.pid % 1000);
+    const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
     const first = start({ DATA_DIR: dataDir, PORT: String(port) });
     let token = '';
     try {
-      await waitForVersion(port, 60_000);
+      await waitForVersion(port, 60_000, first);
       await fetch(`${base}/auth/register`, json({ username: 'durable', email: 'durable@example.org', password: 'durable password' }));
       const login = await fetch(`${base}/auth/login`, json({ username: 'durable', password: 'durable password' }));
       const cookie = login.headers.get('set-cookie')!.split(';')[0];
@@ -116,7 +118,7 @@ describe('the service process', () => {
 
     const again = start({ DATA_DIR: dataDir, PORT: String(port) });
     try {
-      await waitForVersion(port, 60_000);
+      await waitForVersion(port, 60_000, again);
       const data = (await (await fetch(`${base}/user/device/data/70B3D57ED00D0AB1`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { temperature: number }[] };
       expect(data.data).toHaveLength(200);
       expect(data.data[199].temperature).toBe(22.9);
@@ -134,10 +136,10 @@ describe('the service process', () => {
   });
 
   it('seeds the demo account with DEMO=1 and prints a working token', async () => {
-    const port = 40_000 + (process.pid % 1000);
+    const port = await freePort();
     const demo = start({ DATA_DIR: dataDir, PORT: String(port), DEMO: '1' });
     try {
-      await waitForVersion(port, 60_000);
+      await waitForVersion(port, 60_000, demo);
       const until = Date.now() + 10_000;
       while (!/token\s+[0-9a-f]{64}/.test(demo.output()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       const token = /token\s+([0-9a-f]{64})/.exec(demo.output())?.[1];

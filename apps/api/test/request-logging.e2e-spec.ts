@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_SECRETS } from './support/harness';
+import { freePort } from './support/ports';
 import { createTestDatabase, realRedisUrl, type TestDatabase } from './support/test-database';
 
 /*
@@ -18,15 +18,6 @@ const main = join(root, 'dist/apps/api/src/main.js');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines are read member by member
 type Line = Record<string, any>;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('request logs', () => {
   let child: ChildProcess;

@@ -4,7 +4,7 @@ import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type Embe
 import { loadConfig } from '@dts/platform';
 import type { Job, Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from './testing/ports';
 import { Client } from 'pg';
 import { startWorker, type WorkerHandle } from './start-worker';
 
@@ -13,15 +13,6 @@ import { startWorker, type WorkerHandle } from './start-worker';
 const realDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 const realRedisUrl = process.env.TEST_REDIS_URL || null;
 const METRICS_TOKEN = 'worker-metrics-token-0123456789';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Value of the samples of `name` whose labels include `labels`, summed; from the text format. */
 function value(text: string, name: string, labels: Record<string, string>): number {

@@ -5,7 +5,7 @@ import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type Embe
 import { loadConfig } from '@dts/platform';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from './testing/ports';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { unhandledJobs } from './jobs.module';
@@ -13,15 +13,6 @@ import { startWorker, type WorkerHandle } from './start-worker';
 
 const realDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 const realRedisUrl = process.env.TEST_REDIS_URL || null;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('unhandledJobs', () => {
   it('names the jobs no processor takes', () => {

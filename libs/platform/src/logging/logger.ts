@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import type { Options as HttpLoggerOptions } from 'pino-http';
 import type { AppConfig } from '../config/app-config';
 
 /**
@@ -54,8 +55,31 @@ export function loggerOptions(config: AppConfig, name: string): LoggerOptions {
   };
 }
 
+/** How long a log line may wait in the buffer of logDestination. */
+const LOG_FLUSH_MS = 200;
+
+/**
+ * Standard output, buffered: lines are written in blocks of 4 KiB or every 200 ms, whichever
+ * comes first, instead of one write system call per line (one per request), and flushed when the
+ * process exits. A SIGKILL can lose the last 200 ms of lines, never a request. Pretty output
+ * (development) goes through its own transport instead: undefined then.
+ */
+export function logDestination(config: AppConfig): pino.DestinationStream | undefined {
+  if (config.log.pretty) return undefined;
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  return destination;
+}
+
+/** Options for nestjs-pino's `pinoHttp`, written to logDestination. */
+export function withDestination(options: HttpLoggerOptions, config: AppConfig): HttpLoggerOptions | [HttpLoggerOptions, pino.DestinationStream] {
+  const destination = logDestination(config);
+  return destination ? [options, destination] : options;
+}
+
 export function createLogger(config: AppConfig, name: string): Logger {
-  return pino(loggerOptions(config, name));
+  const destination = logDestination(config);
+  return destination ? pino(loggerOptions(config, name), destination) : pino(loggerOptions(config, name));
 }
 
 /**
