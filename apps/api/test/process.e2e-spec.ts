@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { freePort } from './support/ports';
 
 const root = join(__dirname, '../../..');
@@ -36,6 +37,38 @@ async function waitForVersion(port: number, deadlineMs: number, started?: Starte
       if (Date.now() > until) throw new Error(`no answer on port ${port} within ${deadlineMs} ms (${String(error)}); the process printed:\n${started?.output() ?? ''}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+}
+
+/**
+ * The bash blocks of the README's quick start that call the api, with the two lines a reader
+ * replaces (starting the service, pasting the token) left out: the test does both itself.
+ */
+function readmeCurlBlocks(): string[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Quick start');
+  const quickStart = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return [...quickStart.matchAll(/```bash\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .filter((block) => block.includes('curl '))
+    .map((block) => block.split('\n').filter((line) => !/^DEMO=1 npm start|^TOKEN=paste/.test(line)).join('\n'));
+}
+
+/**
+ * Runs one README block in bash (errexit, pipefail) in a directory holding the `photo.jpg` it may
+ * upload. Every curl fails on a non-2xx answer and ends its output with a newline, so the answers
+ * printed come back one JSON envelope a line.
+ */
+async function runReadmeBlock(block: string, port: number, token: string): Promise<unknown[]> {
+  const cwd = mkdtempSync(join(tmpdir(), 'dts-readme-'));
+  try {
+    await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 40, g: 120, b: 60 } } }).jpeg().toFile(join(cwd, 'photo.jpg'));
+    const script = `curl() { command curl --fail-with-body "$@"; echo; }\n${block.replaceAll('localhost:3000', `localhost:${port}`)}`;
+    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { PATH: process.env.PATH ?? '', TOKEN: token }, encoding: 'utf8', timeout: 60_000 });
+    if (run.status !== 0) throw new Error(`README block failed (${run.status}):\n${block}\n${run.stdout}\n${run.stderr}`);
+    return run.stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
   }
 }
 
@@ -135,7 +168,7 @@ describe('the service process', () => {
     expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^Invalid configuration: PORT: /), expect.stringMatching(/^Invalid configuration: LOG_LEVEL: /)]));
   });
 
-  it('seeds the demo account with DEMO=1 and prints a working token', async () => {
+  it('seeds the demo account with DEMO=1, prints a working token, and the README\'s curl lines work as printed', async () => {
     const port = await freePort();
     const demo = start({ DATA_DIR: dataDir, PORT: String(port), DEMO: '1' });
     try {
@@ -146,6 +179,13 @@ describe('the service process', () => {
       expect(token).toBeDefined();
       const me = (await (await fetch(`http://127.0.0.1:${port}/user`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { username: string } };
       expect(me.data.username).toBe('demo');
+
+      // The README's quick-start curl lines, as printed but for the port, against this process.
+      for (const block of readmeCurlBlocks()) {
+        const answers = await runReadmeBlock(block, port, token!);
+        expect(answers.length).toBeGreaterThan(0);
+        for (const answer of answers) expect(answer).toMatchObject({ success: true });
+      }
     } finally {
       demo.child.kill('SIGTERM');
     }

@@ -1,17 +1,15 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { ALL_JOB_NAMES, QUEUES } from '@dts/domain';
-import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
+import { runMigrations } from '@dts/persistence';
 import { loadConfig } from '@dts/platform';
 import type { Job, Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { freePort } from './testing/ports';
-import { Client } from 'pg';
+import { createWorkerTestDatabase, realRedisUrl, type WorkerTestDatabase } from './testing/test-database';
 import { startWorker, type WorkerHandle } from './start-worker';
 
 /* The standalone worker's GET /metrics on its health port: job outcomes and queue depths. */
 
-const realDatabaseUrl = process.env.TEST_DATABASE_URL || null;
-const realRedisUrl = process.env.TEST_REDIS_URL || null;
 const METRICS_TOKEN = 'worker-metrics-token-0123456789';
 
 /** Value of the samples of `name` whose labels include `labels`, summed; from the text format. */
@@ -33,8 +31,7 @@ async function settled(job: Job, state: 'completed' | 'failed'): Promise<void> {
 }
 
 describe('the standalone worker’s /metrics', () => {
-  let embedded: EmbeddedPostgres | null = null;
-  let dbName: string | null = null;
+  let db: WorkerTestDatabase;
   let worker: WorkerHandle;
   let url: string;
 
@@ -45,20 +42,8 @@ describe('the standalone worker’s /metrics', () => {
   };
 
   beforeAll(async () => {
-    let dbUrl: string;
-    if (realDatabaseUrl) {
-      dbName = `dts_wmetrics_${randomBytes(4).toString('hex')}`;
-      const admin = new Client({ connectionString: realDatabaseUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
-      const u = new URL(realDatabaseUrl);
-      u.pathname = `/${dbName}`;
-      dbUrl = u.toString();
-    } else {
-      embedded = await startEmbeddedPostgres({ dataDir: null, maxConnections: embeddedConnectionsFor(3) });
-      dbUrl = embedded.url;
-    }
+    db = await createWorkerTestDatabase('dts_wmetrics');
+    const dbUrl = db.url;
     await runMigrations({ url: dbUrl, poolSize: 1 });
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -73,18 +58,12 @@ describe('the standalone worker’s /metrics', () => {
       DB_POOL_SIZE: '3',
       METRICS_TOKEN,
     });
-    worker = await startWorker(config, { url: dbUrl, embedded: embedded !== null }, { healthPort: port });
+    worker = await startWorker(config, { url: dbUrl, embedded: db.embedded }, { healthPort: port });
   }, 60_000);
 
   afterAll(async () => {
     await worker?.close();
-    await embedded?.stop();
-    if (dbName && realDatabaseUrl) {
-      const admin = new Client({ connectionString: realDatabaseUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await db?.drop();
   });
 
   it('needs METRICS_TOKEN: 401 AUTH_REQUIRED without it, INVALID_TOKEN with another', async () => {

@@ -1,18 +1,16 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { QUEUES } from '@dts/domain';
-import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
+import { runMigrations } from '@dts/persistence';
 import { loadConfig } from '@dts/platform';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { freePort } from './testing/ports';
-import { Client } from 'pg';
+import { createWorkerTestDatabase, realRedisUrl, type WorkerTestDatabase } from './testing/test-database';
 import type { DataSource } from 'typeorm';
 import { unhandledJobs } from './jobs.module';
 import { startWorker, type WorkerHandle } from './start-worker';
 
-const realDatabaseUrl = process.env.TEST_DATABASE_URL || null;
-const realRedisUrl = process.env.TEST_REDIS_URL || null;
 
 describe('unhandledJobs', () => {
   it('names the jobs no processor takes', () => {
@@ -22,26 +20,13 @@ describe('unhandledJobs', () => {
 });
 
 describe('the standalone worker', () => {
-  let embedded: EmbeddedPostgres | null = null;
-  let dbName: string | null = null;
+  let db: WorkerTestDatabase;
   let worker: WorkerHandle;
   let healthPort: number;
 
   beforeAll(async () => {
-    let url: string;
-    if (realDatabaseUrl) {
-      dbName = `dts_worker_${randomBytes(4).toString('hex')}`;
-      const admin = new Client({ connectionString: realDatabaseUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
-      const u = new URL(realDatabaseUrl);
-      u.pathname = `/${dbName}`;
-      url = u.toString();
-    } else {
-      embedded = await startEmbeddedPostgres({ dataDir: null, maxConnections: embeddedConnectionsFor(3) });
-      url = embedded.url;
-    }
+    db = await createWorkerTestDatabase('dts_worker');
+    const url = db.url;
     await runMigrations({ url, poolSize: 1 });
     healthPort = await freePort();
     const config = loadConfig({
@@ -54,18 +39,12 @@ describe('the standalone worker', () => {
       LOG_LEVEL: 'silent',
       DB_POOL_SIZE: '3',
     });
-    worker = await startWorker(config, { url, embedded: embedded !== null }, { healthPort });
+    worker = await startWorker(config, { url, embedded: db.embedded }, { healthPort });
   });
 
   afterAll(async () => {
     await worker?.close();
-    await embedded?.stop();
-    if (dbName && realDatabaseUrl) {
-      const admin = new Client({ connectionString: realDatabaseUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await db?.drop();
   });
 
   it('answers its health probes in the envelope', async () => {

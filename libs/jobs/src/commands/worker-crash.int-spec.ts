@@ -7,9 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { createWorkerTestDatabase, realDatabaseUrl, realRedisUrl, type WorkerTestDatabase } from '../testing/test-database';
 
-const realDatabaseUrl = process.env.TEST_DATABASE_URL || null;
-const realRedisUrl = process.env.TEST_REDIS_URL || null;
 const root = join(__dirname, '../../../..');
 
 /**
@@ -20,8 +19,8 @@ const suite = realDatabaseUrl && realRedisUrl ? describe : describe.skip;
 
 suite('a worker killed in the middle of handing a command to the network', () => {
   const prefix = `dts-crash-${randomBytes(4).toString('hex')}`;
-  const dbName = `dts_crash_${randomBytes(4).toString('hex')}`;
   const secrets = { INGEST_SECRET: 'crash-test-ingest-secret', TOKEN_ENCRYPTION_KEY: 'ef'.repeat(32), SESSION_SECRET: 'c'.repeat(40) };
+  let db: WorkerTestDatabase;
   let url: string;
   let network: Server;
   let networkPort: number;
@@ -39,13 +38,8 @@ suite('a worker killed in the middle of handing a command to the network', () =>
   };
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: realDatabaseUrl! });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(realDatabaseUrl!);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
+    db = await createWorkerTestDatabase('dts_crash');
+    url = db.url;
     await runMigrations({ url, poolSize: 1 });
     network = createServer((req, res) => {
       hits.push(`${req.method} ${req.url}`);
@@ -63,10 +57,7 @@ suite('a worker killed in the middle of handing a command to the network', () =>
     for (const w of workers) w.kill('SIGKILL');
     network?.closeAllConnections();
     await new Promise((r) => network?.close(r));
-    const admin = new Client({ connectionString: realDatabaseUrl! });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await db?.drop();
   });
 
   it('delivers it again after a restart and records it once', async () => {
