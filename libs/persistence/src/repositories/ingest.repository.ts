@@ -50,12 +50,12 @@ interface PendingDelivery {
 
 /**
  * Stores deliveries of uplinks: the uplinks (redeliveries dropped by their message id), the
- * gateways that heard them, the devices' metadata and their cache versions, each step one
- * statement however many uplinks and devices there are.
+ * gateways that heard them, the devices' metadata and their cache versions, all in one statement
+ * however many uplinks and devices there are (storeNow).
  *
  * Deliveries that arrive while earlier ones are being written are written together, in one
- * transaction (group commit). A single-uplink webhook otherwise costs nine database round trips
- * and a commit of its own, and round trips, not SQL, bound the rate (docs/benchmarks.md). Each
+ * transaction (group commit). A single-uplink webhook otherwise costs a transaction and a commit of
+ * its own, and round trips, not SQL, bound the rate (docs/benchmarks.md). Each
  * caller still gets its answer only after the transaction holding its uplinks has committed, so a
  * 202 keeps meaning "stored"; a shared transaction that fails is retried delivery by delivery, so
  * that one bad delivery fails only its own request.
