@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@dts/platform';
+import { ConfigError, loadConfig, RedisPolicyError } from '@dts/platform';
 import { DataDirInUseError } from '@dts/persistence';
 import { config as loadDotenv } from 'dotenv';
 import { startService } from './runtime';
@@ -35,7 +35,7 @@ async function main() {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     for (const line of error.problems) process.stderr.write(`Invalid configuration: ${line}\n`);
-  } else if (error instanceof DataDirInUseError) {
+  } else if (error instanceof DataDirInUseError || error instanceof RedisPolicyError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

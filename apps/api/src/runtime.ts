@@ -1,9 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
-import type { AppConfig } from '@dts/platform';
+import { type AppConfig, verifyRedisEvictionPolicy } from '@dts/platform';
 import { AppModule, type DatabaseEndpoint } from './app.module';
+import { drainableServer } from './common/http/http-drain';
 import { configureApp } from './configure-app';
+import type { Server } from 'node:http';
 
 export interface ServiceHandle {
   app: NestExpressApplication;
@@ -23,21 +25,42 @@ export interface StartOptions {
   database?: DatabaseEndpoint;
 }
 
+/** Node checks its request timeouts this often (its default, 30 s, would let a slow client stay 40 s for a 10 s limit). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * Slow-header and slow-body clients (slowloris) are cut off with 408 and their connection closed.
+ * Set before listen: Node starts its connection checker when the server starts listening.
+ */
+function limitSlowClients(server: Server, config: AppConfig): void {
+  server.headersTimeout = config.http.headersTimeoutMs;
+  server.requestTimeout = config.http.requestTimeoutMs;
+  // A documented option of http.createServer that @types/node does not declare as a property.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_INTERVAL_MS, config.http.headersTimeoutMs);
+}
+
 /**
  * Starts the service: the database (embedded unless DATABASE_URL is set), migrations, and the api
  * with, when WORKER_IN_PROCESS, the queue processors in the same application.
  */
 export async function startService(config: AppConfig, options: StartOptions = {}): Promise<ServiceHandle> {
+  if (config.redis.url) {
+    const warning = await verifyRedisEvictionPolicy(config.redis.url);
+    if (warning) process.stderr.write(`${warning}\n`);
+  }
   let embedded: EmbeddedPostgres | null = null;
   if (!config.database.url && !options.database) {
     embedded = await startEmbeddedPostgres({ dataDir: options.inMemoryDatabase ? null : config.database.dataDir, maxConnections: embeddedConnectionsFor(config.database.poolSize) });
   }
   const database: DatabaseEndpoint = options.database ?? { url: config.database.url ?? embedded!.url, embedded: embedded !== null };
   let app: NestExpressApplication | null = null;
+  let drain: () => Promise<void> = async () => undefined;
   try {
     if (config.database.runMigrations) await runMigrations({ url: database.url, poolSize: 1 });
     app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), { bodyParser: false, bufferLogs: true });
     configureApp(app, config);
+    limitSlowClients(app.getHttpServer() as Server, config);
+    drain = drainableServer(app.getHttpServer() as Server);
     await app.listen(config.port, config.host);
   } catch (error) {
     await app?.close().catch(() => undefined);
@@ -52,7 +75,8 @@ export async function startService(config: AppConfig, options: StartOptions = {}
     database,
     url: `http://127.0.0.1:${address.port}`,
     async close() {
-      // Closes the HTTP server (in-flight requests finish), then the BullMQ workers and pools.
+      // In-flight requests finish first, then Nest closes the BullMQ workers and pools.
+      await drain();
       await started.close();
       await embedded?.stop();
     },

@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import request from 'supertest';
-import { parse } from 'yaml';
 import { expectError, expectSuccess } from './support/envelope';
 import { freePort } from './support/ports';
+import { API_MAIN, composeEnvironment, findNginx, MIGRATE_MAIN, nginxArgs, type Proc, renderNginxConf, sleep, startProcess, stopProcesses, waitReady, WORKER_MAIN } from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 
 /*
@@ -23,82 +23,11 @@ import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } 
  * a missing nginx fails the suite: CI must not pass by skipping it.
  */
 
-const root = join(__dirname, '../../..');
 const TITLE = 'the compose topology: two api processes and a worker behind nginx';
 const suite = realDatabaseUrl && realRedisUrl ? describe : describe.skip;
 const title = realDatabaseUrl && realRedisUrl ? TITLE : `${TITLE} (skipped: needs TEST_DATABASE_URL and TEST_REDIS_URL)`;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-
-function findNginx(): string | null {
-  const known = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((p) => existsSync(p));
-  if (known) return known;
-  const found = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
-  return found.status === 0 && found.stdout.trim() ? found.stdout.trim() : null;
-}
-
-/** The environment docker-compose.yml gives a service, `<<` merges applied. */
-function composeEnvironment(service: string): Record<string, string> {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment?: Record<string, unknown> }> };
-  const env = compose.services[service]?.environment;
-  if (!env) throw new Error(`docker-compose.yml has no environment for ${service}`);
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
-}
-
-/**
- * deploy/nginx.conf as shipped, with the compose host names and port swapped for loopback ports and
- * nginx's scratch paths moved into `prefix`. Each replaced line must be there exactly once, so the
- * file cannot drift away from what this test runs.
- */
-function renderNginxConf(prefix: string, listen: number, api1: number, api2: number): string {
-  let conf = readFileSync(join(root, 'deploy/nginx.conf'), 'utf8');
-  const replace = (pattern: RegExp, by: string) => {
-    const hits = conf.match(new RegExp(pattern.source, 'gm'))?.length ?? 0;
-    if (hits !== 1) throw new Error(`deploy/nginx.conf: expected ${pattern} exactly once, found it ${hits} times`);
-    conf = conf.replace(new RegExp(pattern.source, 'm'), by);
-  };
-  replace(/^(\s*)server api-1:3000\b/, `$1server 127.0.0.1:${api1}`);
-  replace(/^(\s*)server api-2:3000\b/, `$1server 127.0.0.1:${api2}`);
-  replace(/^(\s*)listen 80;/, `$1listen 127.0.0.1:${listen};`);
-  replace(/^(\s*)access_log \S+ dts;/, `$1access_log ${join(prefix, 'access.log')} dts;`);
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(prefix, 'temp', t)};`).join('\n');
-  replace(/^http \{$/, `http {\n${temp}`);
-  return conf;
-}
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startProcess(name: string, command: string, args: string[], env: Record<string, string>): Proc {
-  let output = '';
-  const child = spawn(command, args, { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  // The tail only: enough to say why a process died, bounded for a long access log.
-  const keep = (d: Buffer) => (output = (output + d.toString('utf8')).slice(-64_000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
-  return { name, child, output: () => output, exited };
-}
-
-async function waitReady(url: string, proc: Proc, ms = 45_000): Promise<void> {
-  const until = Date.now() + ms;
-  let dead = false;
-  void proc.exited.then(() => (dead = true));
-  for (;;) {
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (dead || Date.now() > until) throw new Error(`${proc.name} did not become ready at ${url}${dead ? ' (it exited)' : ''}:\n${proc.output()}`);
-    await sleep(150);
-  }
-}
 
 suite(title, () => {
   const nginx = findNginx();
@@ -173,17 +102,16 @@ suite(title, () => {
     const env = (service: string, extra: Record<string, string>) => ({ ...composeEnvironment(service), ...local, ...extra });
     secret = composeEnvironment('api-1').INGEST_SECRET;
 
-    const migrate = startProcess('migrate', process.execPath, [join(root, 'dist/libs/persistence/src/cli/migrate.js')], env('migrate', {}));
+    const migrate = startProcess('migrate', process.execPath, [MIGRATE_MAIN], env('migrate', {}));
     procs.push(migrate);
     const migrated = await migrate.exited;
     if (migrated !== 0) throw new Error(`migrate exited with ${migrated}:\n${migrate.output()}`);
 
-    const apiMain = join(root, 'dist/apps/api/src/main.js');
     // Both instances bootstrap the administrator at the same moment, as they would in compose.
     const bootstrap = { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password };
-    api1 = startProcess('api-1', process.execPath, [apiMain], env('api-1', { PORT: String(ports.api1), ...bootstrap }));
-    const api2 = startProcess('api-2', process.execPath, [apiMain], env('api-2', { PORT: String(ports.api2), ...bootstrap }));
-    const worker = startProcess('worker', process.execPath, [join(root, 'dist/apps/worker/src/main.js')], env('worker', { WORKER_HEALTH_PORT: String(ports.worker) }));
+    api1 = startProcess('api-1', process.execPath, [API_MAIN], env('api-1', { PORT: String(ports.api1), ...bootstrap }));
+    const api2 = startProcess('api-2', process.execPath, [API_MAIN], env('api-2', { PORT: String(ports.api2), ...bootstrap }));
+    const worker = startProcess('worker', process.execPath, [WORKER_MAIN], env('worker', { WORKER_HEALTH_PORT: String(ports.worker) }));
     procs.push(api1, api2, worker);
     await Promise.all([
       waitReady(`http://127.0.0.1:${ports.api1}/health/ready`, api1),
@@ -193,26 +121,16 @@ suite(title, () => {
 
     const conf = join(scratch, 'nginx.conf');
     writeFileSync(conf, renderNginxConf(scratch, ports.nginx, ports.api1, ports.api2));
-    const nginxArgs = ['-p', scratch, '-c', conf, '-e', join(scratch, 'error.log'), '-g', `daemon off; pid ${join(scratch, 'nginx.pid')};`];
-    const checked = spawnSync(nginx, ['-t', ...nginxArgs], { encoding: 'utf8' });
+    const args = nginxArgs(scratch, conf);
+    const checked = spawnSync(nginx, ['-t', ...args], { encoding: 'utf8' });
     if (checked.status !== 0) throw new Error(`nginx -t refused deploy/nginx.conf:\n${checked.stderr}`);
-    const nginxProc = startProcess('nginx', nginx, nginxArgs, {});
+    const nginxProc = startProcess('nginx', nginx, args, {});
     procs.push(nginxProc);
     await waitReady(`http://127.0.0.1:${ports.nginx}/health/ready`, nginxProc, 10_000);
   }, 90_000);
 
   afterAll(async () => {
-    // nginx first and gently: its workers outlive a SIGKILLed master.
-    for (const p of [...procs].reverse()) {
-      if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-      p.child.kill(p.name === 'nginx' ? 'SIGQUIT' : 'SIGKILL');
-      let timer: NodeJS.Timeout | undefined;
-      const stopped = await Promise.race([p.exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), 5_000)))]);
-      clearTimeout(timer);
-      if (stopped) continue;
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
+    await stopProcesses(procs);
     if (chirpstack) {
       chirpstack.closeAllConnections();
       await new Promise((r) => chirpstack!.close(r));

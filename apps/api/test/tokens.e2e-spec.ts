@@ -22,7 +22,7 @@ describe('/user/token', () => {
 
   describe('GET', () => {
     it('lists the active tokens with every member of the spec', async () => {
-      const data = await alice.client.tokens.list();
+      const data = await alice.sessionClient.tokens.list();
       expect(data.map((t) => t.uid)).toEqual(expect.arrayContaining([alice.appTokenUid, alice.masterTokenUid]));
       const app = data.find((t) => t.uid === alice.appTokenUid)!;
       expect(app).toEqual({
@@ -38,6 +38,14 @@ describe('/user/token', () => {
       });
       expect(app.hash).toMatch(/^[0-9a-f]{64}$/);
       expect(data.find((t) => t.uid === alice.masterTokenUid)?.type).toBe('master');
+    });
+
+    it('shows an app token the app tokens only: a master token’s value is not for it', async () => {
+      const data = await alice.client.tokens.list();
+      expect(data.map((t) => t.uid)).toContain(alice.appTokenUid);
+      expect(data.map((t) => t.uid)).not.toContain(alice.masterTokenUid);
+      expect(JSON.stringify(data)).not.toContain(alice.masterToken);
+      expect((await alice.masterClient.tokens.list()).map((t) => t.uid)).toContain(alice.masterTokenUid);
     });
 
     it('never shows another account’s tokens', async () => {
@@ -113,6 +121,15 @@ describe('/user/token', () => {
       expect(await alice.sessionClient.tokens.delete(String(two.uid))).toBe(two.uid);
       await expectApiError(svc.client({ token: one.hash }).user.me(), 401, 'INVALID_TOKEN');
       await expectApiError(alice.sessionClient.tokens.delete(one.uid), 404, 'NOT_FOUND');
+    });
+
+    it('lets an app token delete app tokens, not a master token (403, the token left working)', async () => {
+      const app = await alice.sessionClient.tokens.createAndGet({ type: 'API' });
+      const master = await alice.sessionClient.tokens.createAndGet({ type: 'master' });
+      await expectApiError(alice.client.tokens.delete(master.uid), 403, 'FORBIDDEN', 'uid');
+      expect((await svc.client({ token: master.hash }).user.me()).id).toBe(alice.account.id);
+      expect(await alice.client.tokens.delete(app.uid)).toBe(app.uid);
+      expect(await alice.masterClient.tokens.delete(master.uid)).toBe(master.uid);
     });
 
     it('answers 404 for another account’s token and leaves it alone', async () => {

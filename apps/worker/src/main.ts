@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { startWorker } from '@dts/jobs';
-import { ConfigError, loadConfig } from '@dts/platform';
+import { ConfigError, loadConfig, RedisPolicyError } from '@dts/platform';
 import { config as loadDotenv } from 'dotenv';
 
 /** The worker alone (`npm run start:worker`), beside api instances started with WORKER_IN_PROCESS=false. */
@@ -26,6 +26,7 @@ async function main() {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) for (const line of error.problems) process.stderr.write(`Invalid configuration: ${line}\n`);
+  else if (error instanceof RedisPolicyError) process.stderr.write(`${error.message}\n`);
   else process.stderr.write(`worker start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { successEnvelope, errorEnvelope } from '@dts/domain';
-import { type AppConfig, metricsAccess, MetricsService, ReadinessService } from '@dts/platform';
+import { type AppConfig, metricsAccess, MetricsService, ReadinessService, verifyRedisEvictionPolicy } from '@dts/platform';
 import { createServer, type Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { WorkerModule, type WorkerDatabase } from './worker.module';
@@ -44,6 +44,10 @@ function healthServer(readiness: ReadinessService, metrics: MetricsService, conf
 }
 
 export async function startWorker(config: AppConfig, database: WorkerDatabase, options: { healthPort: number | null }): Promise<WorkerHandle> {
+  if (config.redis.url) {
+    const warning = await verifyRedisEvictionPolicy(config.redis.url);
+    if (warning) process.stderr.write(`${warning}\n`);
+  }
   const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), { bufferLogs: true });
   context.useLogger(context.get(Logger));
   await context.init();

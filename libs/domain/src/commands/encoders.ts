@@ -83,10 +83,12 @@ export function checkParams(spec: CommandSpec, params: unknown): Record<string, 
   const given = params === undefined || params === null ? {} : params;
   if (typeof given !== 'object' || Array.isArray(given)) return { field: 'params', message: 'params must be an object' };
   const values = given as Record<string, unknown>;
-  for (const key of Object.keys(values)) if (!(key in spec.params)) return { field: `params.${key}`, message: `${spec.name} takes no parameter ${key}` };
+  // Own members only: `in` would let __proto__, constructor and toString through as parameters.
+  const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+  for (const key of Object.keys(values)) if (!own(spec.params, key)) return { field: `params.${key}`, message: `${spec.name} takes no parameter ${key}` };
   const out: Record<string, number | boolean> = {};
   for (const [key, p] of Object.entries(spec.params)) {
-    const v = values[key];
+    const v = own(values, key) ? values[key] : undefined;
     if (v === undefined) return { field: `params.${key}`, message: `params.${key} is required` };
     if (p.type === 'boolean') {
       if (typeof v !== 'boolean') return { field: `params.${key}`, message: `params.${key} must be true or false` };

@@ -55,7 +55,7 @@ export class CommandDispatchProcessor extends JobProcessor<'command.dispatch'> {
         if (!c.base_url || !c.api_key_encrypted) throw new PermanentDownlinkError(`network "${c.network}" has no API address and key: configure your own with POST /user/network`);
         const problem = await outboundUrlProblem(c.base_url, this.config.outboundAllowPrivate);
         if (problem) throw new PermanentDownlinkError(`the network's base_url ${problem}`);
-        const target = { baseUrl: c.base_url, apiKey: this.crypto.decrypt(c.api_key_encrypted), applicationId: c.application_id, webhookId: c.webhook_id };
+        const target = { baseUrl: c.base_url, apiKey: this.crypto.decrypt(c.api_key_encrypted), applicationId: c.application_id, webhookId: c.webhook_id, allowPrivate: this.config.outboundAllowPrivate };
         return c.adapter === 'chirpstack' ? sendChirpstack(target, request) : sendTheThingsStack(target, request);
       }
       case 'rest':

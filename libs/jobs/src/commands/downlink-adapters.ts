@@ -1,4 +1,5 @@
 import { bytesToBase64 } from '@dts/domain';
+import { ForbiddenAddressError, outboundRequest } from '@dts/platform';
 
 export interface DownlinkRequest {
   commandUid: number;
@@ -13,6 +14,8 @@ export interface NetworkTarget {
   apiKey: string;
   applicationId: string | null;
   webhookId: string | null;
+  /** OUTBOUND_ALLOW_PRIVATE: whether the address may be loopback, link-local or private. */
+  allowPrivate: boolean;
 }
 
 /** A failure that a retry cannot mend (bad key, unknown device, bad request): the command fails now. */
@@ -25,23 +28,26 @@ export interface Queued {
 
 export const DOWNLINK_TIMEOUT_MS = 10_000;
 
-async function post(url: string, apiKey: string, body: unknown): Promise<unknown> {
-  let res: Response;
+async function post(target: NetworkTarget, url: string, body: unknown): Promise<unknown> {
+  let res: { status: number; text: string };
   try {
-    res = await fetch(url, {
+    // Every address the host resolves to is judged as the connection is made, on the same answer
+    // the connection uses (no DNS rebinding between check and connect); a redirect could lead
+    // anywhere, including where the check forbids: none is followed.
+    res = await outboundRequest(url, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers: { Authorization: `Bearer ${target.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify(body),
-      // A redirect could lead anywhere, including where the URL check forbids: none is followed.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(DOWNLINK_TIMEOUT_MS),
+      timeoutMs: DOWNLINK_TIMEOUT_MS,
+      allowPrivate: target.allowPrivate,
     });
   } catch (error) {
     const e = error as Error;
+    if (e instanceof ForbiddenAddressError) throw new PermanentDownlinkError(`the network's base_url: ${e.message}`);
     throw new Error(e.name === 'TimeoutError' ? `the network did not answer within ${DOWNLINK_TIMEOUT_MS} ms` : `the network could not be reached: ${e.message}`);
   }
-  const text = await res.text().catch(() => '');
-  if (res.ok) {
+  const text = res.text;
+  if (res.status >= 200 && res.status < 300) {
     try {
       return text ? JSON.parse(text) : {};
     } catch {
@@ -58,7 +64,7 @@ const trim = (url: string) => url.replace(/\/+$/, '');
 
 /** ChirpStack v4: POST /api/devices/{devEui}/queue {queueItem}; the answer's id names the item in txack/ack events. */
 export async function sendChirpstack(target: NetworkTarget, req: DownlinkRequest): Promise<Queued> {
-  const answer = (await post(`${trim(target.baseUrl)}/api/devices/${req.eui.toLowerCase()}/queue`, target.apiKey, {
+  const answer = (await post(target, `${trim(target.baseUrl)}/api/devices/${req.eui.toLowerCase()}/queue`, {
     queueItem: { confirmed: req.confirmed, fPort: req.port, data: bytesToBase64(req.payload) },
   })) as { id?: unknown };
   if (typeof answer.id !== 'string' || answer.id === '') throw new PermanentDownlinkError('the network accepted the downlink but returned no queue item id');
@@ -74,8 +80,8 @@ export async function sendTheThingsStack(target: NetworkTarget, req: DownlinkReq
   const correlation = `dts:command:${req.commandUid}`;
   const device = `eui-${req.eui.toLowerCase()}`;
   await post(
+    target,
     `${trim(target.baseUrl)}/api/v3/as/applications/${encodeURIComponent(target.applicationId)}/webhooks/${encodeURIComponent(target.webhookId)}/devices/${device}/down/push`,
-    target.apiKey,
     { downlinks: [{ f_port: req.port, frm_payload: bytesToBase64(req.payload), confirmed: req.confirmed, priority: 'NORMAL', correlation_ids: [correlation] }] },
   );
   return { networkId: correlation };

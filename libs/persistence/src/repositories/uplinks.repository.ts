@@ -18,7 +18,9 @@ export class UplinksRepository {
 
   /** The next uplinks of the device after `afterUid`, in uid order (keyset pagination). */
   payloadBatch(deviceUid: number, afterUid: string, limit: number): Promise<UplinkPayloadRow[]> {
-    return this.ds.query('SELECT uid::text AS uid, port, payload FROM uplinks WHERE device_id = $1 AND uid > $2 ORDER BY uid LIMIT $3', [deviceUid, afterUid, limit]);
+    // `u.uid`, not `uid`: a bare name in ORDER BY is the output column, the text one, where "10" < "9";
+    // batches would then skip rows (seen: a re-decode of 30,000 uplinks stopped at 20,102).
+    return this.ds.query('SELECT u.uid::text AS uid, u.port, u.payload FROM uplinks u WHERE u.device_id = $1 AND u.uid > $2 ORDER BY u.uid LIMIT $3', [deviceUid, afterUid, limit]);
   }
 
   /** Writes decoded records back, many rows in one statement. */

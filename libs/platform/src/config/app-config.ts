@@ -48,6 +48,12 @@ export interface AppConfig {
     readonly linkTtlSeconds: number;
   };
   readonly shutdownTimeoutMs: number;
+  /**
+   * Slow clients cut off by the api's own server (the first line of defence is the load balancer's):
+   * all request headers within `headersTimeoutMs`, the whole request, body included, within
+   * `requestTimeoutMs`. Responses are not bounded: a history export streams as long as it takes.
+   */
+  readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
   /** Bearer token GET /metrics requires; null: /metrics is public (keep it on an internal network). */
   readonly metricsToken: Secret | null;
 }

@@ -135,6 +135,12 @@ export class Environment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
   SHUTDOWN_TIMEOUT_MS?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000)
+  HTTP_HEADERS_TIMEOUT_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1_000) @Max(3_600_000)
+  HTTP_REQUEST_TIMEOUT_MS?: number;
+
   @IsOptional() @Transform(emptyToUndefined) @IsString() @MinLength(16)
   METRICS_TOKEN?: string;
 }
@@ -147,5 +153,5 @@ export const ENVIRONMENT_NAMES = [
   'RATE_LIMIT_PER_MINUTE', 'AUTH_RATE_LIMIT_PER_MINUTE', 'SMTP_URL', 'MAIL_FROM', 'LOG_LEVEL', 'LOG_PRETTY',
   'WORKER_IN_PROCESS', 'WORKER_HEALTH_PORT', 'TRUST_PROXY', 'OUTBOUND_ALLOW_PRIVATE', 'IMAGE_STORAGE', 'IMAGE_DIR', 'S3_ENDPOINT',
   'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'IMAGE_LINK_TTL_SECONDS', 'SHUTDOWN_TIMEOUT_MS',
-  'METRICS_TOKEN',
+  'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'METRICS_TOKEN',
 ] as const satisfies readonly (keyof Environment)[];

@@ -3,14 +3,16 @@ import { errorEnvelope, type ApiErrorEntry } from '@dts/domain';
 import type { Request, Response } from 'express';
 import { ApiException } from './api.exception';
 
-/** Errors that mean the database or the queue cannot be reached: the caller should retry later. */
+/** Errors that mean the database, Redis or the queue cannot be reached: the caller should retry later. */
 export function isUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; driverError?: { code?: string; message?: string } };
+  const e = error as { name?: string; code?: string; message?: string; driverError?: { code?: string; message?: string } };
+  // ioredis gave up on a command while Redis is unreachable (sessions, rate limits, cache, queues).
+  if (e?.name === 'MaxRetriesPerRequestError') return true;
   const code = e?.code ?? e?.driverError?.code;
   const message = `${e?.message ?? ''} ${e?.driverError?.message ?? ''}`;
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300'].includes(code ?? '') ||
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error/i.test(message)
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|max retries per request limit|Stream isn't writeable/i.test(message)
   );
 }
 
@@ -18,12 +20,17 @@ export function isUnavailable(error: unknown): boolean {
 export function toApiException(error: unknown): { exception: ApiException; unexpected: boolean } {
   if (error instanceof ApiException) return { exception: error, unexpected: false };
   if (error instanceof PayloadTooLargeException) return { exception: ApiException.of('PAYLOAD_TOO_LARGE', 'request body is too large'), unexpected: false };
+  // The router could not percent-decode a path parameter (`%FF`): name the path, not nothing.
+  if (/^Failed to decode param /.test((error as Error)?.message ?? '')) return { exception: ApiException.validation('path', 'the path is not valid percent-encoded UTF-8'), unexpected: false };
   // Thrown by the router for a path or method it does not know.
   if (error instanceof NotFoundException) return { exception: ApiException.of('ROUTE_NOT_FOUND', 'no such route'), unexpected: false };
   if (error instanceof HttpException && error.getStatus() < 500) {
     const status = error.getStatus();
     const code = status === 401 ? 'AUTH_REQUIRED' : status === 403 ? 'FORBIDDEN' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
-    return { exception: ApiException.of(code, error.message), unexpected: false };
+    // What reaches here as a 400 comes from the body layer (multer: "Field value too long - vendor_id",
+    // "Too many files", "Multipart: Boundary not found"): name the member when the message does, else the body.
+    const field = code === 'VALIDATION_FAILED' ? (/ - ([^\s]+)$/.exec(error.message)?.[1] ?? 'body') : undefined;
+    return { exception: ApiException.of(code, error.message, field), unexpected: false };
   }
   if (isUnavailable(error)) return { exception: new ApiException([{ code: 'UNAVAILABLE', message: 'the service is temporarily unavailable' }], 5), unexpected: true };
   return { exception: ApiException.of('INTERNAL', 'internal error'), unexpected: true };

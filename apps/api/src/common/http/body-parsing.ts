@@ -1,22 +1,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiException } from './api.exception';
 import { sendError } from './api-exception.filter';
+import { findRefusedMember, JSON_MAX_DEPTH } from './refused-member';
 
 export const JSON_BODY_LIMIT = '1mb';
 
 /** Member names that could reach an object's prototype if a library merged the body somewhere. */
 const POISONED = new Set(['__proto__', 'constructor', 'prototype']);
-
-function findPoisonedMember(value: unknown, path: string): string | null {
-  if (value === null || typeof value !== 'object') return null;
-  for (const key of Object.keys(value)) {
-    const here = path ? `${path}.${key}` : key;
-    if (POISONED.has(key)) return here;
-    const found = findPoisonedMember((value as Record<string, unknown>)[key], here);
-    if (found) return found;
-  }
-  return null;
-}
 
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -24,7 +14,8 @@ function hasBody(req: Request): boolean {
 
 /**
  * JSON body handling with the envelope on every failure: a body that is not JSON is 415, bad JSON
- * 400 MALFORMED_JSON, more than 1 MB 413, and a prototype-polluting member 400 naming it.
+ * 400 MALFORMED_JSON, more than 1 MB 413, and a prototype-polluting member, a NUL character or
+ * nesting past JSON_MAX_DEPTH 400 naming where.
  * `rawTypes` are media types that routes of their own parse (multipart uploads).
  */
 export function jsonBodyMiddlewares(rawTypes: string[] = []) {
@@ -44,8 +35,12 @@ export function jsonBodyMiddlewares(rawTypes: string[] = []) {
       next(error);
     },
     (req: Request, res: Response, next: NextFunction) => {
-      const poisoned = findPoisonedMember(req.body, '');
-      if (poisoned) return sendError(res, ApiException.validation(poisoned, `${poisoned} is not an accepted member`));
+      const refused = findRefusedMember(req.body, (key) => POISONED.has(key));
+      if (refused) {
+        const field = refused.path || 'body';
+        const message = { name: `${field} is not an accepted member`, nul: `${field} contains a NUL character`, depth: `the body is nested deeper than ${JSON_MAX_DEPTH} levels` }[refused.reason];
+        return sendError(res, ApiException.validation(refused.reason === 'depth' ? 'body' : field, message));
+      }
       next();
     },
   ];

@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
 import type { ApiErrorEntry } from '@dts/domain';
 import { ApiException } from './api.exception';
+import { findRefusedMember } from './refused-member';
 
 function flatten(errors: ValidationError[], parent = ''): ApiErrorEntry[] {
   const entries: ApiErrorEntry[] = [];
@@ -16,6 +17,17 @@ function flatten(errors: ValidationError[], parent = ''): ApiErrorEntry[] {
   }
   return entries;
 }
+
+/**
+ * Names every object inherits (__proto__, toString, valueOf, hasOwnProperty, …): class-transformer
+ * skips such members without a word, so the whitelist never sees them — `{"toString": 1}` would
+ * pass and a tag named valueOf would vanish. Query strings and multipart fields reach the pipe
+ * without the JSON body parser's own check.
+ */
+const inherited = (key: string) => key in Object.prototype || key === 'prototype';
+
+const NOT_DTOS: unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
+const isDto = (metatype: unknown) => typeof metatype === 'function' && !NOT_DTOS.includes(metatype);
 
 /**
  * class-validator on every body and query DTO: unknown members are refused, never dropped, and
@@ -45,6 +57,9 @@ export class ApiValidationPipe extends ValidationPipe {
       if (value === undefined || value === null) value = {};
       if (typeof value !== 'object' || Array.isArray(value)) throw ApiException.validation('body', 'the body must be a JSON object');
     }
+    // Only DTOs go through class-transformer; `@Body() body: unknown` reaches its handler as parsed.
+    const refused = isDto(metadata.metatype) ? findRefusedMember(value, inherited) : null;
+    if (refused) throw ApiException.validation(refused.path || metadata.type, `${refused.path || metadata.type} is not an accepted member or value`);
     return super.transform(value, metadata);
   }
 }

@@ -19,6 +19,8 @@ import type { CreateCommandDto } from './dto/create-command.dto';
 
 /** The port a codec's downlink goes out on when the codec does not say. */
 const CODEC_DEFAULT_PORT = 1;
+/** How long POST command waits for its dispatch job to be queued (see create). */
+const ENQUEUE_WAIT_MS = 2_000;
 
 @Injectable()
 export class CommandsService {
@@ -64,7 +66,12 @@ export class CommandsService {
       name,
       params,
     });
-    await this.jobs.enqueue('command.dispatch', { commandUid: row.uid }, { jobId: commandDispatchJobId(row.uid) }).catch(() => undefined);
+    // The queue's client waits for Redis rather than failing; the caller does not: past the bound the
+    // command is answered Created and the add lands when Redis returns, or the requeue job enqueues it.
+    const enqueued = this.jobs.enqueue('command.dispatch', { commandUid: row.uid }, { jobId: commandDispatchJobId(row.uid) }).catch(() => undefined);
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([enqueued, new Promise<void>((resolve) => (bound = setTimeout(resolve, ENQUEUE_WAIT_MS)))]);
+    clearTimeout(bound);
     return toCommandWire(row);
   }
 

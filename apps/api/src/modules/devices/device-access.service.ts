@@ -25,12 +25,17 @@ export class DeviceAccessService {
     return device;
   }
 
-  /** Every datamodel reference given must exist (networks: global or the caller's own). */
-  async checkReferences(principal: AuthPrincipal, refs: DeviceReferences): Promise<void> {
+  /**
+   * Every datamodel reference given must exist, global or the device owner's own (networks,
+   * codecs): a user the device is shared with may not point it at its own network or codec, which
+   * would send the owner's downlinks through another account's network and decode its data with a
+   * codec the owner cannot see.
+   */
+  async checkReferences(ownerId: number, refs: DeviceReferences): Promise<void> {
     const problems = [];
     for (const kind of ['type_ref', 'decoder_ref', 'network_ref', 'icon_ref'] as const) {
       const id = refs[kind];
-      if (typeof id === 'number' && !(await this.devices.referenceExists(kind satisfies ReferenceKind, id, principal.accountId))) {
+      if (typeof id === 'number' && !(await this.devices.referenceExists(kind satisfies ReferenceKind, id, ownerId))) {
         problems.push({ code: 'VALIDATION_FAILED' as const, message: `${kind} ${id} does not exist`, field: kind });
       }
     }

@@ -31,7 +31,7 @@ export class DeviceMetaService {
     if (given.length === 0) throw ApiException.validation('body', 'name at least one member to update');
     const ownerOnly = given.filter((k) => k === 'owner_ref' || k === 'user_ref');
     const device = ownerOnly.length > 0 ? await this.access.requireOwner(principal, eui, ownerOnly[0]) : await this.access.require(principal, eui);
-    await this.access.checkReferences(principal, dto);
+    await this.access.checkReferences(device.ownerId, dto);
     for (const field of ownerOnly) {
       const id = dto[field];
       if (typeof id === 'number' && !(await this.devices.referenceExists('account', id, principal.accountId))) throw ApiException.validation(field, `account ${id} does not exist`);

@@ -40,7 +40,7 @@ export class DevicesService {
     const account = await this.accounts.findById(principal.accountId);
     if (!account) throw ApiException.of('AUTH_REQUIRED', 'the account no longer exists');
     if (account.expiresOn < formatDate(new Date())) throw ApiException.of('ACCOUNT_EXPIRED', `the account expired on ${account.expiresOn}`);
-    await this.access.checkReferences(principal, dto);
+    await this.access.checkReferences(principal.accountId, dto);
     const result = await this.devices.register(principal.accountId, account.maxDevices, {
       eui,
       label: dto.label ?? eui,

@@ -15,7 +15,7 @@ export class TokensController {
   constructor(private readonly tokens: TokensService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The account’s active tokens (enabled, not expired)' })
+  @ApiOperation({ summary: 'The account’s active tokens (enabled, not expired); an app token sees the app tokens only' })
   @ApiEnvelope([ApiTokenResponse])
   @ApiErrors('AUTH_REQUIRED', 'INVALID_TOKEN', 'TOKEN_EXPIRED')
   list(@CurrentAccount() me: AuthPrincipal) {
@@ -34,7 +34,7 @@ export class TokensController {
   @Delete()
   @ApiOperation({ summary: 'Delete a token permanently' })
   @ApiEnvelope('integer', { messages: true })
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'FORBIDDEN', 'NOT_FOUND')
   async delete(@CurrentAccount() me: AuthPrincipal, @Body() dto: DeleteTokenDto) {
     const uid = await this.tokens.delete(me, dto.uid);
     return new ApiResult(uid, { messages: [`Token ${uid} deleted.`] });

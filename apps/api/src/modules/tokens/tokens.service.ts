@@ -14,8 +14,13 @@ export class TokensService {
     private readonly crypto: TokenCryptoService,
   ) {}
 
+  /**
+   * An app token sees the app tokens only: a master token's value would hand it what it may not
+   * do itself (create master tokens, change the password, delete the account).
+   */
   async list(principal: AuthPrincipal): Promise<ApiTokenWire[]> {
-    const rows = await this.tokens.listActive(principal.accountId);
+    const master = isMasterCredential(principal);
+    const rows = (await this.tokens.listActive(principal.accountId)).filter((t) => master || t.type === 'app');
     return rows.map((t) => toApiTokenWire(t, this.crypto.decrypt(t.valueEncrypted)));
   }
 
@@ -41,8 +46,11 @@ export class TokensService {
     return created.token.uid;
   }
 
+  /** An app token may delete app tokens, not the master tokens above it (403, as for creating one). */
   async delete(principal: AuthPrincipal, uid: number): Promise<number> {
-    if (!(await this.tokens.delete(principal.accountId, uid))) throw ApiException.notFound('token', 'uid');
-    return uid;
+    const master = isMasterCredential(principal);
+    if (await this.tokens.delete(principal.accountId, uid, master ? undefined : 'app')) return uid;
+    if (!master && (await this.tokens.typeOf(principal.accountId, uid)) === 'master') throw ApiException.of('FORBIDDEN', 'an app token cannot delete a master token', 'uid');
+    throw ApiException.notFound('token', 'uid');
   }
 }

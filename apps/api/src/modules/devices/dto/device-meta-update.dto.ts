@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH } from '@dts/domain';
 import { IsBoundedJson, isPresent } from '../../../common/http/validators';
-import { TAGS_MAX_BYTES } from './register-device.dto';
+import { INT4_MAX, TAGS_MAX_BYTES } from './register-device.dto';
 
 const finite = { allowNaN: false, allowInfinity: false };
 
@@ -110,35 +110,41 @@ export class DeviceMetaUpdateDto {
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   type_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Changing it re-decodes the stored uplinks in the worker.' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   decoder_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   network_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   icon_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Owner only: the account the device is assigned to.' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   user_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', description: 'Owner only: hands the device over to another account.' })
   @ValidateIf((o) => isPresent(o, 'owner_ref'))
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   owner_ref?: number;
 }

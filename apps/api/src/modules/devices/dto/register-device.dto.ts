@@ -1,9 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH } from '@dts/domain';
 import { IsBoundedJson, isPresent } from '../../../common/http/validators';
 
 export const TAGS_MAX_BYTES = 4096;
+/** References are PostgreSQL integer columns: past this, the query would fail (a 500), not refuse. */
+export const INT4_MAX = 2_147_483_647;
 
 /** POST /user/device/{eui}: every member optional (CONTRACT §4). */
 export class RegisterDeviceDto {
@@ -18,24 +20,28 @@ export class RegisterDeviceDto {
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   type_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'GET /datamodel/decoder; defaults to raw (1).' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   decoder_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'GET /datamodel/network; defaults to the simulated network (1).' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   network_ref?: number | null;
 
   @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'GET /datamodel/icon' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(INT4_MAX)
   icon_ref?: number | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: DEVICE_FOLDER_MAX_LENGTH })

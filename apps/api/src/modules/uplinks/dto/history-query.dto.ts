@@ -3,6 +3,9 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../common/http/export-format';
 
+/** 9999-12-31T23:59:59Z: later times are outside PostgreSQL's timestamp range (the query would fail, a 500). */
+const MAX_UNIX_SECONDS = 253_402_300_799;
+
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value);
 
 /** Query of GET /user/device/table/{eui}: the whole history, oldest first, unless narrowed. */
@@ -12,6 +15,7 @@ export class HistoryQueryDto {
   @Transform(toInt)
   @IsInt({ message: 'from must be unix seconds' })
   @Min(0)
+  @Max(MAX_UNIX_SECONDS)
   from?: number;
 
   @ApiPropertyOptional({ description: 'Up to this time (unix seconds, inclusive).' })
@@ -19,6 +23,7 @@ export class HistoryQueryDto {
   @Transform(toInt)
   @IsInt({ message: 'to must be unix seconds' })
   @Min(0)
+  @Max(MAX_UNIX_SECONDS)
   to?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100000, description: 'At most this many rows; absent: all.' })

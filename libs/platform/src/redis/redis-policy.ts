@@ -1,0 +1,114 @@
+import { Redis } from 'ioredis';
+
+/**
+ * Redis holds the queues, sessions and rate limits. Under memory pressure an evicting policy drops
+ * keys silently: a queued job, a live session, a rate-limit counter simply vanish. Only
+ * `noeviction` (writes fail loudly, with an error we turn into 503) is safe, so both apps refuse
+ * to start on anything else.
+ */
+export const REQUIRED_EVICTION_POLICY = 'noeviction';
+
+/** What the server said its policy is, or why it could not be read. */
+export type EvictionPolicyReading = { policy: string; source: 'INFO memory' | 'CONFIG GET' } | { policy: null; why: string };
+
+export type EvictionVerdict = { start: true; warning: string | null } | { start: false; problem: string };
+
+/** The start-up refusal, one line naming the setting and the fix (main prints the message alone). */
+export class RedisPolicyError extends Error {
+  override readonly name = 'RedisPolicyError';
+}
+
+/** `maxmemory_policy` from the text of `INFO memory`; null when the field is not there. */
+export function policyFromInfo(info: string): string | null {
+  const match = /^maxmemory_policy:(\S+)\s*$/m.exec(info);
+  return match ? match[1] : null;
+}
+
+/**
+ * The decision. A policy other than noeviction refuses. A policy that cannot be read (INFO and
+ * CONFIG both disabled or stripped, as a few managed services do) starts with a warning: we cannot
+ * tell, and refusing would make the service unusable on such a host for a setting that may well
+ * be right; the operator is told what to check.
+ */
+export function evictionVerdict(reading: EvictionPolicyReading): EvictionVerdict {
+  if (reading.policy === null) {
+    return {
+      start: true,
+      warning: `could not read the Redis maxmemory-policy (${reading.why}): make sure it is ${REQUIRED_EVICTION_POLICY}, or queued jobs and sessions may be evicted`,
+    };
+  }
+  if (reading.policy === REQUIRED_EVICTION_POLICY) return { start: true, warning: null };
+  return {
+    start: false,
+    problem:
+      `Redis maxmemory-policy is ${reading.policy} (from ${reading.source}), it must be ${REQUIRED_EVICTION_POLICY}: evicting keys would silently drop queued jobs, sessions and rate limits. ` +
+      `Fix: start Redis with --maxmemory-policy ${REQUIRED_EVICTION_POLICY} (or set maxmemory-policy ${REQUIRED_EVICTION_POLICY} in redis.conf or your provider's parameter group)`,
+  };
+}
+
+/**
+ * Reads the policy with `INFO memory` (allowed on managed Redis that disable CONFIG), falling back
+ * to `CONFIG GET`. A connection failure is not "unreadable": it propagates, and start-up fails.
+ */
+export async function readEvictionPolicy(redis: Pick<Redis, 'info' | 'config'>): Promise<EvictionPolicyReading> {
+  const refusals: string[] = [];
+  try {
+    const policy = policyFromInfo(await redis.info('memory'));
+    if (policy) return { policy, source: 'INFO memory' };
+    refusals.push('INFO memory has no maxmemory_policy');
+  } catch (error) {
+    if (!isCommandRefusal(error)) throw error;
+    refusals.push(`INFO: ${(error as Error).message}`);
+  }
+  try {
+    const answer = (await redis.config('GET', 'maxmemory-policy')) as unknown as string[];
+    const at = answer.indexOf('maxmemory-policy');
+    if (at >= 0 && answer[at + 1]) return { policy: answer[at + 1], source: 'CONFIG GET' };
+    refusals.push('CONFIG GET maxmemory-policy answered nothing');
+  } catch (error) {
+    if (!isCommandRefusal(error)) throw error;
+    refusals.push(`CONFIG: ${(error as Error).message}`);
+  }
+  return { policy: null, why: refusals.join('; ') };
+}
+
+/** An error reply from the server (ERR unknown command, NOPERM…), as opposed to a lost connection. */
+function isCommandRefusal(error: unknown): boolean {
+  return (error as Error)?.name === 'ReplyError';
+}
+
+/** Refuses (throws RedisPolicyError) unless the policy is noeviction; returns a warning to log, if any. */
+export async function checkEvictionPolicy(redis: Pick<Redis, 'info' | 'config'>): Promise<string | null> {
+  const verdict = evictionVerdict(await readEvictionPolicy(redis));
+  if (!verdict.start) throw new RedisPolicyError(verdict.problem);
+  return verdict.warning;
+}
+
+/**
+ * The start-up check both apps run before anything else touches Redis: a short-lived client of its
+ * own, so that the refusal comes before Nest builds queues and workers on the wrong server. A Redis
+ * that cannot be reached fails start-up too (one line; the orchestrator restarts the process).
+ * Returns the warning to log, if any.
+ */
+export async function verifyRedisEvictionPolicy(url: string): Promise<string | null> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+  let lastError = '';
+  // The failure is reported once, below; ioredis would print every reconnect attempt otherwise.
+  redis.on('error', (error: Error) => (lastError = error.message));
+  try {
+    return await checkEvictionPolicy(redis);
+  } catch (error) {
+    if (error instanceof RedisPolicyError) throw error;
+    const where = (() => {
+      try {
+        const u = new URL(url);
+        return `${u.hostname}:${u.port || 6379}`;
+      } catch {
+        return 'REDIS_URL';
+      }
+    })();
+    throw new RedisPolicyError(`Redis at ${where} (REDIS_URL) cannot be reached to check its maxmemory-policy: ${lastError || (error as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
+}

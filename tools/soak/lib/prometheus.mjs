@@ -1,0 +1,47 @@
+// One scrape of a process's /metrics (Prometheus text format), reduced to what the soak records.
+// prom-client's event-loop histogram is reset by every scrape, so scraping once per interval makes
+// nodejs_eventloop_lag_p99_seconds the p99 of that interval.
+
+/** Sample lines `name{label="value",…} number`; comments and blank lines skipped. */
+function parse(text) {
+  const samples = [];
+  for (const line of text.split('\n')) {
+    const m = /^([A-Za-z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!m) continue;
+    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => [k, v]));
+    samples.push({ name: m[1], labels, value: Number(m[3]) });
+  }
+  return samples;
+}
+
+/** Sum of the samples of `name` whose labels include `where`; null when there is none. */
+function sum(samples, name, where = {}) {
+  const hits = samples.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v));
+  return hits.length ? hits.reduce((n, s) => n + s.value, 0) : null;
+}
+
+const MB = 2 ** 20;
+
+/**
+ * @returns {Promise<{ rssMb: number|null, heapMb: number|null, eldP99Ms: number|null, queue: number|null,
+ *   commands: Record<string, number|null>, uplinks: { accepted: number|null, duplicates: number|null, rejected: number|null } }>}
+ */
+export async function scrape(url, token) {
+  const res = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url}/metrics: ${res.status} ${text.slice(0, 200)}`);
+  const s = parse(text);
+  const scaled = (name, factor) => (sum(s, name) === null ? null : sum(s, name) * factor);
+  return {
+    rssMb: scaled('process_resident_memory_bytes', 1 / MB),
+    heapMb: scaled('nodejs_heap_size_used_bytes', 1 / MB),
+    eldP99Ms: scaled('nodejs_eventloop_lag_p99_seconds', 1000),
+    queue: sum(s, 'dts_queue_depth'),
+    commands: Object.fromEntries(['Created', 'Scheduled', 'Failed'].map((status) => [status, sum(s, 'dts_commands', { status })])),
+    uplinks: {
+      accepted: sum(s, 'dts_uplinks_accepted_total', { network: 'rest' }) ?? 0,
+      duplicates: sum(s, 'dts_uplinks_duplicate_total', { network: 'rest' }) ?? 0,
+      rejected: sum(s, 'dts_uplinks_rejected_total', { network: 'rest' }) ?? 0,
+    },
+  };
+}
