@@ -9,7 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { adminQuery } from '../bench/lib/database.mjs';
 import { machineInfo } from '../bench/lib/machine.mjs';
 import { ROOT } from '../bench/lib/paths.mjs';
-import { cleanupAll, sleep } from '../bench/lib/processes.mjs';
+import { cleanupAll, onCleanup, sleep } from '../bench/lib/processes.mjs';
 import { percentile } from '../bench/lib/stats.mjs';
 import { scrape } from './lib/prometheus.mjs';
 import { INGEST_SECRET, METRICS_TOKEN, startService } from './lib/service.mjs';
@@ -95,8 +95,11 @@ async function main() {
   const kinds = requestKinds(fixtures, INGEST_SECRET);
   console.log(`set up: ${fixtures.live.length} live devices, ${fixtures.archive.length} archive devices with a fixed history`);
 
-  // A process that dies ends the soak at once; the promise never settles otherwise.
-  const death = Promise.race(service.processes.map((p) => p.exited.then((e) => `${p.name} exited (${e.code ?? e.signal}):\n${p.stderr()}`)));
+  // A process that dies ends the soak at once. Not while the clean-up (Ctrl-C, SIGTERM) stops them:
+  // a second clean-up running beside the first would delete the Redis keys before the api is down.
+  let cleaningUp = false;
+  const death = Promise.race(service.processes.map((p) => p.exited.then((e) => `${p.name} exited (${e.code ?? e.signal}):\n${p.stderr()}`)))
+    .then((message) => (cleaningUp ? new Promise(() => {}) : message));
   const scrapeAll = async () => Object.fromEntries(await Promise.all(service.processes.map(async (p) => [p.name, await scrape(p.url, METRICS_TOKEN)])));
   const before = await scrapeAll(); // also resets the event-loop histograms: interval 1 starts clean
 
@@ -124,7 +127,8 @@ async function main() {
       if (status !== null) k.latencies.push(ms);
       if (cls !== '2xx') {
         k.errors++;
-        const what = `${kind.kind} (${req.method} ${req.path.replace(/\?.*/, '')}): ${status ?? error.code ?? error.message}`;
+        const cause = status ?? `${error.code ?? error.message}${error.reused ? ' on a reused connection' : ''}`;
+        const what = `${kind.kind}: ${cause}`;
         if (!errorsSeen.has(what)) console.log(`  ! ${what}`);
         errorsSeen.set(what, (errorsSeen.get(what) ?? 0) + 1);
       }
@@ -132,33 +136,34 @@ async function main() {
       if (status === 201 && req.command) totals.commands++;
     },
   });
+  // Registered last, so run first (also when the soak fails or is interrupted): no new requests while the processes stop.
+  onCleanup('stop the traffic', async () => {
+    cleaningUp = true;
+    traffic.stop();
+  });
 
   const records = [];
   const started = performance.now();
-  try {
-    for (let i = 1; i <= opts.intervals; i++) {
-      const boundary = sleep(Math.max(0, started + i * opts.interval * 1000 - performance.now()));
-      // The last interval also takes the answers still on their way when the traffic stops.
-      const end = await Promise.race([i === opts.intervals ? boundary.then(() => traffic.done) : boundary, death]);
-      if (typeof end === 'string') throw new Error(end);
-      const closed = window;
-      window = newWindow();
-      const procs = await scrapeAll();
-      const record = {
-        ...closed,
-        elapsedS: Math.round((performance.now() - started) / 1000),
-        p50: percentile(closed.latencies, 50),
-        p99: percentile(closed.latencies, 99),
-        max: percentile(closed.latencies, 100),
-        procs,
-        client: { eldP99Ms: clientEld.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 2 ** 20 },
-      };
-      clientEld.reset();
-      records.push(record);
-      console.log(intervalLine(record, names));
-    }
-  } finally {
-    traffic.stop(); // when a process died or a scrape failed: no more requests
+  for (let i = 1; i <= opts.intervals; i++) {
+    const boundary = sleep(Math.max(0, started + i * opts.interval * 1000 - performance.now()));
+    // The last interval also takes the answers still on their way when the traffic stops.
+    const end = await Promise.race([i === opts.intervals ? boundary.then(() => traffic.done) : boundary, death]);
+    if (typeof end === 'string') throw new Error(end);
+    const closed = window;
+    window = newWindow();
+    const procs = await scrapeAll();
+    const record = {
+      ...closed,
+      elapsedS: Math.round((performance.now() - started) / 1000),
+      p50: percentile(closed.latencies, 50),
+      p99: percentile(closed.latencies, 99),
+      max: percentile(closed.latencies, 100),
+      procs,
+      client: { eldP99Ms: clientEld.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 2 ** 20 },
+    };
+    clientEld.reset();
+    records.push(record);
+    console.log(intervalLine(record, names));
   }
 
   // The uplinks were stored before their 202; the commands need the worker: wait for the last ones.

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -239,6 +240,44 @@ suite(title, () => {
       await sleep(200);
     }
     expect(entry).toMatchObject({ version: invalidated.version, rows: 3, stale: false });
+  });
+
+  it('bounds the requests in progress per client address at nginx: the 65th is 429 in the envelope, another address is served', async () => {
+    // 64 uploads that sent their headers and hold back the body: each is a request in progress
+    // that nginx buffers itself (the api never sees them).
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 64; i++) {
+        const socket = connect(ports.nginx, '127.0.0.1');
+        socket.on('error', () => undefined);
+        await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+        socket.write('POST /ingest/rest HTTP/1.1\r\nHost: dts\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n');
+        held.push(socket);
+      }
+      await sleep(300);
+      const refused = await via.nginx().get('/version');
+      expectError(refused, 429, 'RATE_LIMITED');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Another client address (127.0.0.2 is loopback too) has a budget of its own.
+      const other = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: ports.nginx, path: '/version', localAddress: '127.0.0.2' }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(other.status).toBe(200);
+      expect(JSON.parse(other.body).success).toBe(true);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+    // The budget frees as the held requests end.
+    const until = Date.now() + 5_000;
+    let status = 0;
+    while (Date.now() < until && (status = (await via.nginx().get('/version')).status) !== 200) await sleep(100);
+    expect(status).toBe(200);
   });
 
   it('loses no accepted uplink when api-1 is killed (SIGKILL) in the middle of a stream through nginx', async () => {

@@ -1,6 +1,6 @@
 // One scrape of a process's /metrics (Prometheus text format), reduced to what the soak records.
 // prom-client's event-loop histogram is reset by every scrape, so scraping once per interval makes
-// nodejs_eventloop_lag_p99_seconds the p99 of that interval.
+// nodejs_eventloop_lag_p99_seconds and _max_seconds those of that interval.
 
 /** Sample lines `name{label="value",…} number`; comments and blank lines skipped. */
 function parse(text) {
@@ -23,7 +23,7 @@ function sum(samples, name, where = {}) {
 const MB = 2 ** 20;
 
 /**
- * @returns {Promise<{ rssMb: number|null, heapMb: number|null, eldP99Ms: number|null, queue: number|null,
+ * @returns {Promise<{ rssMb: number|null, heapMb: number|null, eldP99Ms: number|null, eldMaxMs: number|null, queue: number|null,
  *   commands: Record<string, number|null>, uplinks: { accepted: number|null, duplicates: number|null, rejected: number|null } }>}
  */
 export async function scrape(url, token) {
@@ -36,6 +36,7 @@ export async function scrape(url, token) {
     rssMb: scaled('process_resident_memory_bytes', 1 / MB),
     heapMb: scaled('nodejs_heap_size_used_bytes', 1 / MB),
     eldP99Ms: scaled('nodejs_eventloop_lag_p99_seconds', 1000),
+    eldMaxMs: scaled('nodejs_eventloop_lag_max_seconds', 1000),
     queue: sum(s, 'dts_queue_depth'),
     commands: Object.fromEntries(['Created', 'Scheduled', 'Failed'].map((status) => [status, sum(s, 'dts_commands', { status })])),
     uplinks: {

@@ -12,6 +12,8 @@ export const LIMITS = {
 const CLASSES = ['2xx', '4xx', '5xx', 'net'];
 
 const num = (v, digits = 0) => (v === null || v === undefined || Number.isNaN(v) ? '–' : v.toFixed(digits));
+/** Event-loop delay p99/max, in ms. */
+const eld = (p) => `${num(p?.eldP99Ms)}/${num(p?.eldMaxMs)}`;
 const errorsOf = (classes) => classes['4xx'] + classes['5xx'] + classes.net;
 
 /** The first third and the last, after the warm-up interval. */
@@ -23,10 +25,10 @@ export function thirds(records) {
 
 /** One line per interval, printed as the soak goes. */
 export function intervalLine(r, names) {
-  const procs = names.map((n) => `${n} rss ${num(r.procs[n]?.rssMb)} MB heap ${num(r.procs[n]?.heapMb)} MB eld ${num(r.procs[n]?.eldP99Ms, 1)} ms`).join(' | ');
+  const procs = names.map((n) => `${n} rss ${num(r.procs[n]?.rssMb)} MB heap ${num(r.procs[n]?.heapMb)} MB eld ${eld(r.procs[n])} ms`).join(' | ');
   return (
     `${String(r.elapsedS).padStart(5)} s  sent ${String(r.sent).padStart(5)}  2xx ${r.classes['2xx']} 4xx ${r.classes['4xx']} 5xx ${r.classes['5xx']} net ${r.classes.net}` +
-    ` | p50 ${num(r.p50, 1)} p99 ${num(r.p99, 1)} max ${num(r.max)} ms | ${procs} | queue ${num(r.procs.api?.queue)} | client eld ${num(r.client.eldP99Ms, 1)} ms`
+    ` | p50 ${num(r.p50, 1)} p99 ${num(r.p99, 1)} max ${num(r.max)} ms | ${procs} | queue ${num(r.procs.api?.queue)} | client eld ${num(r.client.eldP99Ms)} ms rss ${num(r.client.rssMb)} MB`
   );
 }
 
@@ -76,8 +78,8 @@ const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '--
 
 /** The whole report: set-up, machine, the interval table, per-kind figures and the verdict. */
 export function markdown({ opts, machine, service, records, names, verdict, errorsSeen, end, mix }) {
-  const procHead = names.flatMap((n) => [`${n} RSS MB`, `${n} heap MB`, `${n} ELD p99 ms`]);
-  const head = ['#', 't (s)', 'sent', '2xx', '4xx', '5xx', 'net', 'p50 ms', 'p99 ms', 'max ms', ...procHead, 'queue', 'client ELD p99 ms'];
+  const procHead = names.flatMap((n) => [`${n} RSS MB`, `${n} heap MB`, `${n} ELD p99/max ms`]);
+  const head = ['#', 't (s)', 'sent', '2xx', '4xx', '5xx', 'net', 'p50 ms', 'p99 ms', 'max ms', ...procHead, 'queue', 'client ELD p99 ms', 'client RSS MB'];
   const { first, last } = verdict;
   const mark = (r) => (r === records[0] ? ' (warm-up)' : first.includes(r) ? ' (first ⅓)' : last.includes(r) ? ' (last ⅓)' : '');
   const rows = records.map((r, i) => [
@@ -88,9 +90,10 @@ export function markdown({ opts, machine, service, records, names, verdict, erro
     num(r.p50, 1),
     num(r.p99, 1),
     num(r.max),
-    ...names.flatMap((n) => [num(r.procs[n]?.rssMb), num(r.procs[n]?.heapMb), num(r.procs[n]?.eldP99Ms, 1)]),
+    ...names.flatMap((n) => [num(r.procs[n]?.rssMb), num(r.procs[n]?.heapMb), eld(r.procs[n])]),
     num(r.procs.api?.queue),
-    num(r.client.eldP99Ms, 1),
+    num(r.client.eldP99Ms),
+    num(r.client.rssMb),
   ]);
   const lines = [
     `# Soak run ${machine.date}`,
@@ -103,9 +106,9 @@ export function markdown({ opts, machine, service, records, names, verdict, erro
     '',
     `Mix: ${mix.map((k) => `${k.kind} ${k.weight} %`).join(', ')}.`,
     '',
-    'RSS, heap and event-loop delay (ELD: p99 of the interval, from `nodejs_eventloop_lag_p99_seconds`; it includes the 10 ms sampling resolution) ' +
+    'RSS, heap and event-loop delay (ELD: p99 and max of the interval, from `nodejs_eventloop_lag_p99_seconds` and `_max_seconds`; they include the 10 ms sampling resolution) ' +
       'are read from each process\'s `/metrics` at the end of the interval; latencies are measured by the soak from each request\'s due time; ' +
-      '`queue` is `dts_queue_depth` summed over the queues; `client ELD` is the soak process\'s own event-loop delay.',
+      '`queue` is `dts_queue_depth` summed over the queues; `client ELD` and `client RSS` are the soak process\'s own.',
     '',
     table(head, rows),
     '',

@@ -4,8 +4,8 @@
 // climbs means the service got slower, not that the soak asked for more: reads of the devices that
 // receive uplinks are bounded (`limit=100&order=desc`, the newest rows), and the larger history
 // reads go to "archive" devices whose history is written once at set-up and never grows.
+import http from 'node:http';
 import { accountWithToken, call, createDevice, lppHex } from '../../bench/lib/api-client.mjs';
-import { request } from '../../bench/lib/load.mjs';
 
 const LIVE_DEVICES = 20;
 const ARCHIVE_DEVICES = 2;
@@ -15,6 +15,33 @@ const BATCH = 10; // uplinks per small-batch delivery
 const TIMEOUT_MS = 15_000;
 /** Connections to the api at most; more requests wait for one, and the wait is part of their latency. */
 const MAX_SOCKETS = 64;
+/**
+ * A connection idle this long is closed by the soak. Node's agent would keep it until 1 s before
+ * the server's keep-alive timeout (5 s), and on a machine short of CPU a late timer then reuses a
+ * connection the server is closing: ECONNRESET for a request the service never saw. Closing idle
+ * connections well before the server does, as a load balancer should, keeps that race out.
+ */
+const IDLE_MS = 1000;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS });
+
+/**
+ * One request, the body read and dropped; resolves with the status. Not the bench's `request()`:
+ * the soak needs its own agent (IDLE_MS), and a failure says whether it was on a reused connection
+ * (`error.reused`), the keep-alive race above rather than the service.
+ */
+function send(url, { method, headers, body }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+      res.on('error', reject);
+    });
+    req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error('timeout')));
+    req.on('error', (error) => reject(Object.assign(error, { reused: req.reusedSocket })));
+    req.end(body);
+  });
+}
 
 /** An account with an app token, live devices (Cayenne LPP, the default simulated network) and archive devices with a fixed history. */
 export async function setUp(baseUrl, ingestSecret) {
@@ -109,8 +136,8 @@ export function openLoopMix({ baseUrl, kinds, rate, seconds, onSent, onDone }) {
       const kind = draw();
       const req = kind.make();
       onSent(kind);
-      const answered = request(`${baseUrl}${req.path}`, { method: req.method, headers: req.headers, body: req.body, maxSockets: MAX_SOCKETS, timeoutMs: TIMEOUT_MS }).then(
-        (r) => onDone(kind, req, r.status, performance.now() - due),
+      const answered = send(`${baseUrl}${req.path}`, req).then(
+        (status) => onDone(kind, req, status, performance.now() - due),
         (error) => onDone(kind, req, null, performance.now() - due, error),
       );
       pending.add(answered);

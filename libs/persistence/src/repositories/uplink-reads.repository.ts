@@ -16,7 +16,7 @@ export interface UplinkRange {
 export type UplinkRow = StoredUplink & { payload: Buffer };
 
 /** Rows per query: memory holds one batch whatever the history's size. */
-export const READ_BATCH = 2_000;
+export const READ_BATCH = Number(process.env.READ_BATCH_EXPERIMENT ?? 2_000);
 
 const COLUMNS = `u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon, u.geoloc_alt, u.decoded,
   u.valid, u.temperature, u.humidity, u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps,

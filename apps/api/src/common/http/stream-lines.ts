@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { once } from 'node:events';
+import { streamRows } from './stream-rows';
 
 export interface LinesHead {
   /** Content-Type without parameters; UTF-8 is added. */
@@ -12,31 +12,19 @@ export interface LinesHead {
 
 /**
  * Writes rows as lines of text (CSV, NDJSON) streamed from `batches` exactly as `streamEnvelope`
- * streams the JSON form: the first batch is read before anything is written, so a failure then is
- * still an error envelope; the next batch is read only once the client has taken the last one
- * (backpressure); a failure later can only cut the connection, which the client sees as a
- * truncated download.
+ * streams the JSON form (see streamRows); a failure after the first batch can only cut the
+ * connection, which the client sees as a truncated download.
  */
-export async function streamLines<T>(res: Response, head: LinesHead, batches: AsyncIterable<T[]>, line: (row: T) => string): Promise<void> {
-  const iterator = batches[Symbol.asyncIterator]();
-  let next = await iterator.next();
-  res.status(200).setHeader('Content-Type', `${head.contentType}; charset=utf-8`);
-  res.setHeader('Content-Disposition', `attachment; filename="${head.filename}"`);
-  // A load balancer in front (deploy/nginx.conf) buffers responses: this one must flow as it is read.
-  res.setHeader('X-Accel-Buffering', 'no');
-  let chunk = head.preamble ?? '';
-  try {
-    while (!next.done) {
-      for (const row of next.value) chunk += line(row);
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-      chunk = '';
-      if (res.destroyed) return;
-      next = await iterator.next();
-    }
-    res.end(chunk);
-  } finally {
-    await iterator.return?.();
-  }
+export function streamLines<T>(res: Response, head: LinesHead, batches: AsyncIterable<T[]>, line: (row: T) => string): Promise<void> {
+  return streamRows(res, batches, {
+    head: (r) => {
+      r.status(200).setHeader('Content-Type', `${head.contentType}; charset=utf-8`);
+      r.setHeader('Content-Disposition', `attachment; filename="${head.filename}"`);
+    },
+    preamble: head.preamble ?? '',
+    line: (row) => line(row),
+    epilogue: '',
+  });
 }
 
 /** A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection"). */

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { type DeviceRef, type Eui, toUplinkRecordWire } from '@dts/domain';
 import { CommandsRepository, DevicesRepository, LiveBus, type LiveSignal, UplinkReadsRepository, type UplinkRow } from '@dts/persistence';
 import type { Response } from 'express';
-import { once } from 'node:events';
+import { whenWritable } from '../../common/http/when-writable';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { toCommandWire } from '../commands/command.mapper';
 import { DeviceAccessService } from '../devices/device-access.service';
@@ -160,7 +160,7 @@ export class LiveFeedService implements OnModuleDestroy {
     try {
       for await (const batch of this.reads.afterUid(device.uid, String(after), String(upTo))) {
         if (client.closed) return;
-        if (!client.res.write(batch.map((row) => uplinkEvent(row, device)).join(''))) await Promise.race([once(client.res, 'drain'), once(client.res, 'close')]);
+        if (!client.res.write(batch.map((row) => uplinkEvent(row, device)).join(''))) await whenWritable(client.res);
       }
     } catch (error) {
       this.logger.warn(`live replay for ${device.eui} failed: ${error instanceof Error ? error.message : String(error)}`);
