@@ -14,12 +14,13 @@ const swc = {
   sourceMaps: 'inline',
 };
 
-/** @param {string} name @param {string} dir @param {string[]} testMatch */
-module.exports.project = (name, dir, testMatch) => ({
+/** @param {string} name @param {string} dir @param {string[]} testMatch @param {string[]} [testPathIgnorePatterns] */
+module.exports.project = (name, dir, testMatch, testPathIgnorePatterns = []) => ({
   displayName: name,
   rootDir: join(root, dir),
   testEnvironment: 'node',
   testMatch,
+  testPathIgnorePatterns: ['/node_modules/', ...testPathIgnorePatterns],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swc] },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
   moduleNameMapper: {

@@ -1,7 +1,11 @@
 // `npm test`: every suite on the embedded database, then again on a real PostgreSQL and Redis when
 // TEST_DATABASE_URL (and TEST_REDIS_URL) are set, as `.ci/run` does. Exits non-zero if either fails.
+// In each pass the `api-serial` project (suites that measure latency or stop the servers they run
+// on, see jest.config.js) runs after the rest, one file at a time. Arguments go to jest; naming
+// projects or files yourself runs them in one pass as given.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,12 +15,20 @@ if (process.env.TEST_DATABASE_URL) {
   modes.push({ name: `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}`, env: {} });
 }
 
-let failed = false;
-const summary = [];
-for (const mode of modes) {
-  console.log(`\n=== tests on the ${mode.name} ===\n`);
+const SERIAL_PROJECT = 'api-serial';
+const projects = createRequire(import.meta.url)('../jest.config.js').projects.map((p) => p.displayName);
+const chosenByCaller = extraArgs.some((arg) => arg === '--selectProjects' || !arg.startsWith('-'));
+const phases = chosenByCaller
+  ? [extraArgs]
+  : [
+      ['--selectProjects', ...projects.filter((name) => name !== SERIAL_PROJECT), ...extraArgs],
+      ['--selectProjects', SERIAL_PROJECT, '--runInBand', ...extraArgs],
+    ];
+
+/** One jest run; its passed and failed counts from the JSON report (a run with no report failed). */
+function jest(mode, args) {
   const report = join(mkdtempSync(join(tmpdir(), 'dts-jest-')), 'report.json');
-  const run = spawnSync('npx', ['jest', '--json', `--outputFile=${report}`, ...extraArgs], {
+  const run = spawnSync('npx', ['jest', '--json', `--outputFile=${report}`, ...args], {
     stdio: 'inherit',
     env: {
       ...process.env,
@@ -25,16 +37,26 @@ for (const mode of modes) {
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --expose-gc --no-warnings=ExperimentalWarning`.trim(),
     },
   });
-  let passed = 0;
-  let failedTests = 0;
   try {
     const result = JSON.parse(readFileSync(report, 'utf8'));
-    passed = result.numPassedTests;
-    failedTests = result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
+    return { ok: run.status === 0, passed: result.numPassedTests, failed: result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0) };
   } catch {
-    failedTests = Math.max(failedTests, 1);
+    return { ok: false, passed: 0, failed: 1 };
   }
-  if (run.status !== 0) failed = true;
+}
+
+let failed = false;
+const summary = [];
+for (const mode of modes) {
+  console.log(`\n=== tests on the ${mode.name} ===\n`);
+  let passed = 0;
+  let failedTests = 0;
+  for (const args of phases) {
+    const result = jest(mode, args);
+    passed += result.passed;
+    failedTests += result.failed;
+    if (!result.ok) failed = true;
+  }
   summary.push(`${mode.name}: ${passed} passed, ${failedTests} failed`);
 }
 console.log('');

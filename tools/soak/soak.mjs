@@ -52,7 +52,11 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     // Both `--minutes 10` and `--minutes=10`.
     const [key, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], null];
-    const value = () => inline ?? argv[++i];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${key} needs a value\n${USAGE}`);
+      return v;
+    };
     switch (key) {
       case '--minutes': opts.minutes = positive(key, value()); break;
       case '--interval': opts.interval = positive(key, value()); break;
@@ -72,9 +76,9 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** What one interval collects while its requests are answered. */
+/** What one interval collects while its requests are answered; `kinds`: per kind, answers, errors and latencies. */
 function newWindow() {
-  return { sent: 0, classes: { '2xx': 0, '4xx': 0, '5xx': 0, net: 0 }, latencies: [], kinds: new Map() };
+  return { sent: 0, classes: { '2xx': 0, '4xx': 0, '5xx': 0, net: 0 }, kinds: new Map() };
 }
 
 async function main() {
@@ -121,10 +125,9 @@ async function main() {
       // Anything but 2xx, 5xx or no answer is an error of the soak's own requests: counted as 4xx.
       const cls = status === null ? 'net' : status >= 200 && status < 300 ? '2xx' : status >= 500 ? '5xx' : '4xx';
       window.classes[cls]++;
-      if (status !== null) window.latencies.push(ms);
       const k = window.kinds.get(kind.kind) ?? window.kinds.set(kind.kind, { n: 0, errors: 0, latencies: [] }).get(kind.kind);
       k.n++;
-      if (status !== null) k.latencies.push(ms);
+      if (status !== null) k.latencies.push(ms); // a request without an answer has no latency
       if (cls !== '2xx') {
         k.errors++;
         const cause = status ?? `${error.code ?? error.message}${error.reused ? ' on a reused connection' : ''}`;
@@ -147,19 +150,22 @@ async function main() {
   for (let i = 1; i <= opts.intervals; i++) {
     const boundary = sleep(Math.max(0, started + i * opts.interval * 1000 - performance.now()));
     // The last interval also takes the answers still on their way when the traffic stops.
-    const end = await Promise.race([i === opts.intervals ? boundary.then(() => traffic.done) : boundary, death]);
-    if (typeof end === 'string') throw new Error(end);
+    const died = await Promise.race([i === opts.intervals ? boundary.then(() => traffic.done) : boundary, death]);
+    if (died) throw new Error(died);
     const closed = window;
     window = newWindow();
     const procs = await scrapeAll();
+    const latencies = [...closed.kinds.values()].flatMap((k) => k.latencies);
     const record = {
       ...closed,
+      latencies,
       elapsedS: Math.round((performance.now() - started) / 1000),
-      p50: percentile(closed.latencies, 50),
-      p99: percentile(closed.latencies, 99),
-      max: percentile(closed.latencies, 100),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: percentile(latencies, 100),
       procs,
       client: { eldP99Ms: clientEld.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 2 ** 20 },
+      load: loadavg()[0], // the machine short of CPU (other work on it) shows here
     };
     clientEld.reset();
     records.push(record);
@@ -174,7 +180,8 @@ async function main() {
     after = await scrapeAll();
   }
   const notes = [];
-  if (loadavg()[0] > machine.cores) notes.push(`the load average (${loadavg().map((l) => l.toFixed(2)).join(' ')}) exceeded the core count: other work shared the machine.`);
+  const busy = records.filter((r) => r.load > machine.cores).length;
+  if (busy) notes.push(`in ${busy} of ${records.length} intervals the load average exceeded the ${machine.cores} cores: the service, its databases and the soak were short of CPU (the column shows when).`);
   const end = {
     uplinks: {
       sent: totals.uplinks,

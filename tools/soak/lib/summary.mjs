@@ -14,10 +14,9 @@ const CLASSES = ['2xx', '4xx', '5xx', 'net'];
 const num = (v, digits = 0) => (v === null || v === undefined || Number.isNaN(v) ? '–' : v.toFixed(digits));
 /** Event-loop delay p99/max, in ms. */
 const eld = (p) => `${num(p?.eldP99Ms)}/${num(p?.eldMaxMs)}`;
-const errorsOf = (classes) => classes['4xx'] + classes['5xx'] + classes.net;
 
 /** The first third and the last, after the warm-up interval. */
-export function thirds(records) {
+function thirds(records) {
   const measured = records.slice(1);
   const size = Math.floor(measured.length / 3);
   return { first: measured.slice(0, size), last: measured.slice(measured.length - size) };
@@ -28,13 +27,13 @@ export function intervalLine(r, names) {
   const procs = names.map((n) => `${n} rss ${num(r.procs[n]?.rssMb)} MB heap ${num(r.procs[n]?.heapMb)} MB eld ${eld(r.procs[n])} ms`).join(' | ');
   return (
     `${String(r.elapsedS).padStart(5)} s  sent ${String(r.sent).padStart(5)}  2xx ${r.classes['2xx']} 4xx ${r.classes['4xx']} 5xx ${r.classes['5xx']} net ${r.classes.net}` +
-    ` | p50 ${num(r.p50, 1)} p99 ${num(r.p99, 1)} max ${num(r.max)} ms | ${procs} | queue ${num(r.procs.api?.queue)} | client eld ${num(r.client.eldP99Ms)} ms rss ${num(r.client.rssMb)} MB`
+    ` | p50 ${num(r.p50, 1)} p99 ${num(r.p99, 1)} max ${num(r.max)} ms | ${procs} | queue ${num(r.procs.api?.queue)} | client eld ${num(r.client.eldP99Ms)} ms rss ${num(r.client.rssMb)} MB | load ${num(r.load, 2)}`
   );
 }
 
 /**
  * The verdict: each check with its numbers, and `flat` when all pass.
- * @param end  { errors, uplinks: {sent, accepted, duplicates, rejected}, commands: {created, left, failed} } after the drain
+ * @param end  after the drain: { uplinks: {sent, accepted, duplicates, rejected}, commands: {created, left, failed} }
  */
 export function judge(records, names, end) {
   const { first, last } = thirds(records);
@@ -50,7 +49,7 @@ export function judge(records, names, end) {
   const p99Limit = p99a * LIMITS.p99Factor + LIMITS.p99SlackMs;
   checks.push({ what: 'p99 latency', ok: p99b <= p99Limit, text: `${num(p99a, 1)} ms → ${num(p99b, 1)} ms (limit ${num(p99Limit, 1)} ms = ${LIMITS.p99Factor} × first + ${LIMITS.p99SlackMs} ms)` });
   const totals = Object.fromEntries(CLASSES.map((c) => [c, records.reduce((n, r) => n + r.classes[c], 0)]));
-  checks.push({ what: 'errors', ok: errorsOf(totals) === 0, text: `${totals['4xx']} 4xx, ${totals['5xx']} 5xx, ${totals.net} network errors of ${records.reduce((n, r) => n + r.sent, 0)} requests` });
+  checks.push({ what: 'errors', ok: totals['4xx'] + totals['5xx'] + totals.net === 0, text: `${totals['4xx']} 4xx, ${totals['5xx']} 5xx, ${totals.net} network errors of ${records.reduce((n, r) => n + r.sent, 0)} requests` });
   const u = end.uplinks;
   checks.push({
     what: 'uplinks',
@@ -79,7 +78,7 @@ const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '--
 /** The whole report: set-up, machine, the interval table, per-kind figures and the verdict. */
 export function markdown({ opts, machine, service, records, names, verdict, errorsSeen, end, mix }) {
   const procHead = names.flatMap((n) => [`${n} RSS MB`, `${n} heap MB`, `${n} ELD p99/max ms`]);
-  const head = ['#', 't (s)', 'sent', '2xx', '4xx', '5xx', 'net', 'p50 ms', 'p99 ms', 'max ms', ...procHead, 'queue', 'client ELD p99 ms', 'client RSS MB'];
+  const head = ['#', 't (s)', 'sent', '2xx', '4xx', '5xx', 'net', 'p50 ms', 'p99 ms', 'max ms', ...procHead, 'queue', 'client ELD p99 ms', 'client RSS MB', 'load 1 min'];
   const { first, last } = verdict;
   const mark = (r) => (r === records[0] ? ' (warm-up)' : first.includes(r) ? ' (first ⅓)' : last.includes(r) ? ' (last ⅓)' : '');
   const rows = records.map((r, i) => [
@@ -94,6 +93,7 @@ export function markdown({ opts, machine, service, records, names, verdict, erro
     num(r.procs.api?.queue),
     num(r.client.eldP99Ms),
     num(r.client.rssMb),
+    num(r.load, 2),
   ]);
   const lines = [
     `# Soak run ${machine.date}`,
@@ -108,7 +108,7 @@ export function markdown({ opts, machine, service, records, names, verdict, erro
     '',
     'RSS, heap and event-loop delay (ELD: p99 and max of the interval, from `nodejs_eventloop_lag_p99_seconds` and `_max_seconds`; they include the 10 ms sampling resolution) ' +
       'are read from each process\'s `/metrics` at the end of the interval; latencies are measured by the soak from each request\'s due time; ' +
-      '`queue` is `dts_queue_depth` summed over the queues; `client ELD` and `client RSS` are the soak process\'s own.',
+      '`queue` is `dts_queue_depth` summed over the queues; `client ELD` and `client RSS` are the soak process\'s own; `load 1 min` is the machine\'s load average at the end of the interval.',
     '',
     table(head, rows),
     '',

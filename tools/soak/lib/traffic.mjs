@@ -11,15 +11,16 @@ const LIVE_DEVICES = 20;
 const ARCHIVE_DEVICES = 2;
 const ARCHIVE_UPLINKS = 5000;
 const BATCH = 10; // uplinks per small-batch delivery
-/** A request still unanswered after this long is counted as a network error. */
+/** A request whose connection stays silent this long is given up, counted as a network error. */
 const TIMEOUT_MS = 15_000;
 /** Connections to the api at most; more requests wait for one, and the wait is part of their latency. */
 const MAX_SOCKETS = 64;
 /**
  * A connection idle this long is closed by the soak. Node's agent would keep it until 1 s before
- * the server's keep-alive timeout (5 s), and on a machine short of CPU a late timer then reuses a
- * connection the server is closing: ECONNRESET for a request the service never saw. Closing idle
- * connections well before the server does, as a load balancer should, keeps that race out.
+ * the server's keep-alive timeout (5 s); with timers running late on a machine short of CPU, a
+ * request can then go out on a connection the server is closing and fail with ECONNRESET without
+ * reaching the service. Closing idle connections well before the server does, as a load balancer
+ * should, leaves that race a margin of 4 s instead of 1.
  */
 const IDLE_MS = 1000;
 

@@ -1,14 +1,6 @@
 import type { Response } from 'express';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { readInTurn, SLICE_ROWS, sliceTurn } from './bulk-scheduler';
 import { whenWritable } from './when-writable';
-
-/**
- * Rows rendered between two turns of the event loop. A database batch (2,000 rows, ~800 KB of JSON)
- * rendered in one go holds the loop for tens of milliseconds; four exports at once then make every
- * small request wait for all of them at each of its steps (authentication, rate limit, query).
- * In slices, other requests get the loop between them (apps/api/test/abuse-limits.e2e-spec.ts).
- */
-export const SLICE_ROWS = Number(process.env.SLICE_ROWS_EXPERIMENT ?? 100);
 
 export interface RowStream<T> {
   /** Status and headers, set once the first batch has been read. */
@@ -22,15 +14,15 @@ export interface RowStream<T> {
 }
 
 /**
- * Streams rows read in `batches` to the response: the first batch is read before anything is
- * written (a failure then is still a normal error envelope); rows go out in slices as each batch
- * arrives; the next batch is read only once the client has taken the last (backpressure), so memory
- * holds one batch whatever the size of the whole. A failure later can only cut the connection,
- * which the client sees as a truncated body.
+ * Streams rows read in `batches` to the response as bulk work (bulk-scheduler): the first batch is
+ * read before anything is written (a failure then is still a normal error envelope); rows go out
+ * in slices as each batch arrives; the next batch is read only once the client has taken the last
+ * (backpressure), so memory holds one batch whatever the size of the whole. A failure later can
+ * only cut the connection, which the client sees as a truncated body.
  */
 export async function streamRows<T>(res: Response, batches: AsyncIterable<T[]>, stream: RowStream<T>): Promise<void> {
   const iterator = batches[Symbol.asyncIterator]();
-  let next = await iterator.next();
+  let next = await readInTurn(() => iterator.next());
   stream.head(res);
   // A load balancer in front (deploy/nginx.conf) buffers responses: this one must flow as it is read.
   res.setHeader('X-Accel-Buffering', 'no');
@@ -40,14 +32,14 @@ export async function streamRows<T>(res: Response, batches: AsyncIterable<T[]>, 
     while (!next.done) {
       const rows = next.value;
       for (let start = 0; start < rows.length; start += SLICE_ROWS) {
-        if (start > 0) await yieldToEventLoop();
+        await sliceTurn();
         const end = Math.min(rows.length, start + SLICE_ROWS);
         for (let i = start; i < end; i++) chunk += stream.line(rows[i], index++);
         if (!res.write(chunk)) await whenWritable(res);
         chunk = '';
         if (res.destroyed) return;
       }
-      next = await iterator.next();
+      next = await readInTurn(() => iterator.next());
     }
     res.end(chunk + stream.epilogue);
   } finally {
