@@ -25,5 +25,7 @@ module.exports = {
   // Each end-to-end file starts its own database: two at a time fit a 2-core machine.
   maxWorkers: 2,
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
-  testTimeout: 30_000,
+  // Hooks too: a suite's beforeAll starts a database and hashes passwords (argon2), which on a
+  // loaded 2-core machine has taken over 30 s.
+  testTimeout: 60_000,
 };

@@ -40,7 +40,8 @@ function healthServer(readiness: ReadinessService, metrics: MetricsService, conf
       () => respond(503, errorEnvelope([{ code: 'UNAVAILABLE', message: 'the worker is not ready' }])),
     );
   });
-  return new Promise((resolve) => server.listen(port, () => resolve(server)));
+  // On HOST, as the api: an operator who binds the service to one interface binds both.
+  return new Promise((resolve) => server.listen(port, config.host, () => resolve(server)));
 }
 
 export async function startWorker(config: AppConfig, database: WorkerDatabase, options: { healthPort: number | null }): Promise<WorkerHandle> {
