@@ -1,17 +1,15 @@
 /*
  * Bulk reads (history exports of up to 100,000 rows) share one event loop with every other request
- * the process serves, and would take all of it: rendering a database batch of rows holds the loop
- * for milliseconds at a time, and the driver parses a query's whole answer in one go when it
- * arrives at once. A small request needs several turns of the loop (authentication, rate limit,
- * its query, its answer) and waited behind every export at each of them: with four 100,000-row
- * exports streaming, GET /user took 654 ms at the median and 2.4 s at p99.
+ * the process serves, and would take all of it: rendering a database batch of 2,000 rows holds the
+ * loop for about 20 ms. A small request needs several turns of the loop (authentication,
+ * rate limit, its query, its answer) and waited behind every export at each of them: with four
+ * 100,000-row exports streaming, GET /user took 654 ms at the median and 2.4 s at p99.
  *
- * So bulk work is scheduled process-wide:
- * - rows are rendered in slices, one slice per turn of the loop across all streams, round robin:
- *   a turn is one slice plus whatever small requests have ready, and the exports together still
- *   use every turn nobody else needs;
- * - one batch read at a time across all streams, so at most one answer is being parsed.
- * apps/api/test/abuse-limits.e2e-spec.ts measures the result (docs/reliability.md).
+ * So rows are rendered in slices, and the slices of every stream in the process take turns: one
+ * slice per turn of the loop, round robin. A turn is then one slice plus whatever small requests
+ * have ready, and the exports together still use every turn nobody else needs. (Smaller database
+ * batches and one batch read at a time across streams were tried too: no difference beyond the
+ * noise of the machine.) apps/api/test/abuse-limits.e2e-spec.ts measures it (docs/reliability.md).
  */
 
 /** Rows rendered in one slice (~100 KB of JSON, a few milliseconds of work). */
@@ -37,14 +35,4 @@ export function sliceTurn(): Promise<void> {
       setImmediate(runOneSlice);
     }
   });
-}
-
-/** The read of the last batch asked for by any stream of the process; the next waits for it. */
-let lastRead: Promise<unknown> = Promise.resolve();
-
-/** Runs `read` (a batch query) after every batch read asked for before it, across all streams. */
-export function readInTurn<R>(read: () => Promise<R>): Promise<R> {
-  const result = lastRead.then(read);
-  lastRead = result.catch(() => undefined);
-  return result;
 }

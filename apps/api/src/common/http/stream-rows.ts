@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { readInTurn, SLICE_ROWS, sliceTurn } from './bulk-scheduler';
+import { SLICE_ROWS, sliceTurn } from './bulk-scheduler';
 import { whenWritable } from './when-writable';
 
 export interface RowStream<T> {
@@ -22,7 +22,7 @@ export interface RowStream<T> {
  */
 export async function streamRows<T>(res: Response, batches: AsyncIterable<T[]>, stream: RowStream<T>): Promise<void> {
   const iterator = batches[Symbol.asyncIterator]();
-  let next = await readInTurn(() => iterator.next());
+  let next = await iterator.next();
   stream.head(res);
   // A load balancer in front (deploy/nginx.conf) buffers responses: this one must flow as it is read.
   res.setHeader('X-Accel-Buffering', 'no');
@@ -39,7 +39,7 @@ export async function streamRows<T>(res: Response, batches: AsyncIterable<T[]>, 
         chunk = '';
         if (res.destroyed) return;
       }
-      next = await readInTurn(() => iterator.next());
+      next = await iterator.next();
     }
     res.end(chunk + stream.epilogue);
   } finally {
