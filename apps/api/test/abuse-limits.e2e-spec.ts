@@ -25,8 +25,8 @@ import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } 
 
 const HEADERS_TIMEOUT_MS = 2_000;
 const REQUEST_TIMEOUT_MS = 4_000;
-/** Node checks the timeouts once a second: a cut comes at most this late. */
-const CHECK_SLACK_MS = 1_500;
+/** Node checks the timeouts once a second: a cut comes up to a second late, more on a loaded machine. */
+const CHECK_SLACK_MS = 2_500;
 
 /** A raw connection, to send a request as slowly as an attacker would. */
 async function rawConnection(url: string): Promise<{ socket: Socket; received: () => string; closedAfter: Promise<number> }> {
@@ -70,6 +70,7 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     expect((await call(`${svc.url}/version`)).status).toBe(200);
     const closedAfter = await slow.closedAfter;
     const sent = await sending;
+    process.stdout.write(`slow headers: 408 and closed after ${closedAfter} ms (HTTP_HEADERS_TIMEOUT_MS ${HEADERS_TIMEOUT_MS}), ${sent} of ${lines.length} header lines sent\n`);
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(closedAfter).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
     expect(closedAfter).toBeLessThan(HEADERS_TIMEOUT_MS + CHECK_SLACK_MS);
@@ -82,6 +83,7 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => call(`${svc.url}/version`)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     const closed = await Promise.all(held.map((c) => c.closedAfter));
+    process.stdout.write(`slowloris: 200 held, 20 others answered ${answers.map((a) => a.ms).sort((a, b) => a - b)[19]} ms at worst, all 200 closed by ${Math.max(...closed)} ms\n`);
     expect(Math.max(...closed)).toBeLessThan(HEADERS_TIMEOUT_MS + CHECK_SLACK_MS);
   });
 
@@ -93,6 +95,7 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     // The headers arrive at once; the body a byte every 250 ms would take far past the timeout.
     const sent = await trickle(slow.socket, [...body.slice(0, -1)], 250);
     const closedAfter = await slow.closedAfter;
+    process.stdout.write(`slow body: 408 and closed after ${closedAfter} ms (HTTP_REQUEST_TIMEOUT_MS ${REQUEST_TIMEOUT_MS}), ${sent} of ${body.length} bytes sent\n`);
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(closedAfter).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
     expect(closedAfter).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_SLACK_MS);
