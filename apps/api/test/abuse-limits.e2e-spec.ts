@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { accountWithCredentials } from './support/accounts';
-import { call } from './support/fault-load';
+import { accountOverHttp, call } from './support/fault-load';
 import { startTestService, type TestService } from './support/harness';
 import { freePort } from './support/ports';
 import { API_MAIN, composeEnvironment, type Proc, sleep, startProcess, stopProcesses, waitReady } from './support/processes';
@@ -226,14 +226,9 @@ realSuite(realTitle, () => {
     });
     await waitReady(`${url}/health/ready`, api);
 
-    const username = `exporter_${randomBytes(3).toString('hex')}`;
-    const password = `pw-${randomBytes(8).toString('hex')}`;
-    await call(`${url}/auth/register`, { method: 'POST', json: { username, email: `${username}@example.org`, password } });
-    const login = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('dts_session='))!.split(';')[0];
-    const made = await call(`${url}/user/token`, { method: 'POST', headers: { Cookie: cookie }, json: { type: 'API' } });
-    const listed = await call(`${url}/user/token`, { headers: { Cookie: cookie } });
-    token = (listed.body!.data as { uid: number; hash: string }[]).find((t) => t.uid === made.body!.data)!.hash;
+    const account = await accountOverHttp(url, 'exporter');
+    token = account.token;
+    const cookie = account.cookie;
     eui = randomBytes(8).toString('hex').toUpperCase();
     const device = await call(`${url}/user/device/${eui}`, { method: 'POST', headers: { Cookie: cookie }, json: { decoder_ref: 2 } });
     expect(device.status).toBe(201);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { call, type Answer } from './support/fault-load';
+import { accountOverHttp, call, callTracked, type Answer } from './support/fault-load';
 import { exitedWithin, sleep } from './support/processes';
 import { type FaultTopology, type Instance, startFaultTopology } from './support/services';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
@@ -24,6 +24,8 @@ const COMMANDS = 30;
 const NETWORK_DELAY_MS = 300;
 /** The api's SHUTDOWN_TIMEOUT_MS here (compose's default is 10 s as well). */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** The api keeps its listener this long after SIGTERM (apps/api/src/common/http/http-drain.ts). */
+const LISTEN_GRACE_MS = 500;
 const lpp = '036700E5'; // Cayenne LPP: temperature 22.9 °C on channel 3
 
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
@@ -55,11 +57,7 @@ suite(title, () => {
     const started = Date.now();
     top = await startFaultTopology();
     api = await top.startApi('api-1', { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
-    const username = `procs_${randomBytes(3).toString('hex')}`;
-    const password = `pw-${randomBytes(8).toString('hex')}`;
-    await call(`${api.url}/auth/register`, { method: 'POST', json: { username, email: `${username}@example.org`, password } });
-    const login = await fetch(`${api.url}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
-    cookie = login.headers.getSetCookie().find((c) => c.startsWith('dts_session='))!.split(';')[0];
+    ({ cookie } = await accountOverHttp(api.url, 'procs'));
     const network = await json('POST', '/user/network', { name: 'slow stand-in chirpstack', adapter: 'chirpstack', base_url: top.network.url, api_key: 'faults-key' });
     networkUid = (network.body!.data as { uid: number }).uid;
     historyEui = await device(1, false);
@@ -152,26 +150,31 @@ suite(title, () => {
   it('SIGTERM to an api under load: in-flight requests finish with full answers, no 5xx, exit 0 within SHUTDOWN_TIMEOUT_MS, new connections refused', async () => {
     const second = await top.startApi('api-2', { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
     const ingestEui = await device(2, false);
-    type Flight = { what: string; answer: Promise<Answer & { error?: string }>; check: (a: Answer) => string | null };
+    type Flight = { what: string; sent: ReturnType<typeof callTracked>; check: (a: Answer) => string | null };
     const flights: Flight[] = [];
     const full = (rows: number) => (a: Answer) =>
       a.status === 200 && Array.isArray(a.body?.data) && (a.body!.data as unknown[]).length === rows ? null : `status ${a.status}, ${Array.isArray(a.body?.data) ? (a.body!.data as unknown[]).length : 'no'} rows`;
     const accepted = (n: number) => (a: Answer) => (a.status === 202 && (a.body?.data as { accepted: number })?.accepted === n ? null : `status ${a.status} ${JSON.stringify(a.body).slice(0, 200)}`);
-    const ok = (a: Answer) => (a.status === 200 ? null : `status ${a.status}`);
+    const ok = (a: Answer & { error?: string }) => (a.status === 200 ? null : `status ${a.status} ${a.error ?? ''}`);
     // Long reads: the whole 30,000-row history, streamed, four at once.
-    for (let i = 0; i < 4; i++) flights.push({ what: 'GET /user/device/table (30k rows)', answer: call(`${second.url}/user/device/table/${historyEui}`, { headers: { Cookie: cookie } }), check: full(HISTORY_ROWS) });
-    // Ingest batches and short reads, over keep-alive connections.
-    for (let i = 0; i < 6; i++) flights.push({ what: 'POST /ingest/rest (500)', answer: ingestBatch(second.url, ingestEui, i * 500, 500), check: accepted(500) });
-    for (let i = 0; i < 6; i++) flights.push({ what: 'GET /user', answer: call(`${second.url}/user`, { headers: { Cookie: cookie } }), check: ok });
-    // Let every request reach the server before the signal.
-    await sleep(150);
+    for (let i = 0; i < 4; i++) flights.push({ what: 'GET /user/device/table (30k rows)', sent: callTracked(`${second.url}/user/device/table/${historyEui}`, { headers: { Cookie: cookie } }), check: full(HISTORY_ROWS) });
+    // Ingest batches and short reads.
+    for (let i = 0; i < 6; i++) {
+      const batch = Array.from({ length: 500 }, (_, j) => ({ devEUI: ingestEui, port: 1, payload_hex: lpp, fcnt: i * 500 + j, time_stamp_unix: 1_777_000_000 + i * 500 + j }));
+      flights.push({ what: 'POST /ingest/rest (500)', sent: callTracked(`${second.url}/ingest/rest`, { method: 'POST', headers: { 'X-Ingest-Secret': top.ingestSecret }, json: batch }), check: accepted(500) });
+    }
+    for (let i = 0; i < 6; i++) flights.push({ what: 'GET /user', sent: callTracked(`${second.url}/user`, { headers: { Cookie: cookie } }), check: ok });
+    // Every request has reached the server's socket before the signal (the test process is busy
+    // reading the streams, so a fixed pause would not say so); the server may not have read them yet.
+    await Promise.all(flights.map((f) => f.sent.written));
+    await sleep(50);
     const signalledAt = Date.now();
     second.proc.child.kill('SIGTERM');
-    await sleep(300);
-    // After the signal the listener is closed: a new connection is refused, not answered 5xx.
+    await sleep(LISTEN_GRACE_MS + 500);
+    // After the signal and its grace the listener is closed: a new connection is refused, not answered 5xx.
     const late = await call(`${second.url}/version`, { headers: { Connection: 'close' } });
     const exitedIn = (await exitedWithin(second.proc, SHUTDOWN_TIMEOUT_MS + 2_000)) ? Date.now() - signalledAt : -1;
-    const answers = await Promise.all(flights.map(async (f) => ({ what: f.what, problem: f.check(await f.answer), ms: (await f.answer).ms })));
+    const answers = await Promise.all(flights.map(async (f) => ({ what: f.what, problem: f.check(await f.sent.answer), ms: (await f.sent.answer).ms })));
 
     expect(answers.filter((a) => a.problem)).toEqual([]);
     expect({ status: late.status, refused: /ECONNREFUSED|fetch failed/.test(late.error ?? '') }).toEqual({ status: 0, refused: true });

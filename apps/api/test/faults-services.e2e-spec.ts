@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { call, describeAnswers, type LoadReport, type LoadTargets, startLoad } from './support/fault-load';
+import { accountOverHttp, call, describeAnswers, type LoadReport, type LoadTargets, startLoad } from './support/fault-load';
 import { API_MAIN, composeEnvironment, exitedWithin, sleep, startProcess, WORKER_MAIN } from './support/processes';
 import { type FaultTopology, type Instance, startFaultTopology, startPrivateRedis } from './support/services';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
@@ -47,15 +47,7 @@ suite(title, () => {
     // A small login limit, for the check that rate limits still count across a Redis restart.
     [api, worker] = await Promise.all([top.startApi('api-1', { AUTH_RATE_LIMIT_PER_MINUTE: String(LOGIN_LIMIT) }), top.startWorker('worker')]);
 
-    const username = `faults_${randomBytes(3).toString('hex')}`;
-    const password = `pw-${randomBytes(8).toString('hex')}`;
-    const register = await call(`${api.url}/auth/register`, { method: 'POST', json: { username, email: `${username}@example.org`, password } });
-    if (register.status !== 201) throw new Error(`register: ${register.status} ${JSON.stringify(register.body)}`);
-    const login = await fetch(`${api.url}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('dts_session='))!.split(';')[0];
-    const token = await call(`${api.url}/user/token`, { method: 'POST', headers: { Cookie: cookie }, json: { type: 'API' } });
-    const tokens = await call(`${api.url}/user/token`, { headers: { Cookie: cookie } });
-    const tokenValue = (tokens.body!.data as { uid: number; hash: string }[]).find((t) => t.uid === token.body!.data)!.hash;
+    const { cookie, token: tokenValue } = await accountOverHttp(api.url, 'faults');
     const network = await call(`${api.url}/user/network`, { method: 'POST', headers: { Cookie: cookie }, json: { name: 'stand-in chirpstack', adapter: 'chirpstack', base_url: top.network.url, api_key: 'faults-key' } });
     const networkUid = (network.body!.data as { uid: number }).uid;
     const device = async (withNetwork: boolean) => {

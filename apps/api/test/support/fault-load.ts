@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { sleep } from './processes';
 
 /**
@@ -40,6 +41,60 @@ export async function call(url: string, init: RequestInit & { json?: unknown } =
   } catch (error) {
     return { status: 0, body: null, headers: new Headers(), ms: Date.now() - started, error: `${(error as Error).name}: ${(error as Error).message}` };
   }
+}
+
+/**
+ * `call` over node:http on a connection of its own, with `written`: resolves once the whole request
+ * has been handed to the kernel, which on loopback means it has reached the server's socket.
+ */
+export function callTracked(url: string, init: { method?: string; headers?: Record<string, string>; json?: unknown } = {}): { written: Promise<void>; answer: Promise<Answer & { error?: string }> } {
+  const started = Date.now();
+  const body = init.json === undefined ? undefined : JSON.stringify(init.json);
+  let written!: () => void;
+  const writtenPromise = new Promise<void>((resolve) => (written = resolve));
+  const answer = new Promise<Answer & { error?: string }>((resolve) => {
+    const failed = (error: Error) => {
+      written();
+      resolve({ status: 0, body: null, headers: new Headers(), ms: Date.now() - started, error: `${error.name}: ${error.message}` });
+    };
+    const req = httpRequest(url, { method: init.method ?? 'GET', agent: false, headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }), ...init.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', failed);
+      res.on('end', () => {
+        let parsed: Answer['body'] = null;
+        try {
+          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          parsed = null;
+        }
+        const headers = new Headers(Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
+        resolve({ status: res.statusCode ?? 0, body: parsed, headers, ms: Date.now() - started });
+      });
+    });
+    req.setTimeout(HANG_BOUND_MS, () => req.destroy(new Error('timed out')));
+    req.on('error', failed);
+    req.on('finish', () => written());
+    req.end(body);
+  });
+  return { written: writtenPromise, answer };
+}
+
+/**
+ * An account made over HTTP on a running api process (the process-level suites have no harness):
+ * registered, logged in (its session cookie), and with an app token.
+ */
+export async function accountOverHttp(baseUrl: string, prefix: string): Promise<{ username: string; cookie: string; token: string }> {
+  const username = `${prefix}_${randomBytes(3).toString('hex')}`;
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  const register = await call(`${baseUrl}/auth/register`, { method: 'POST', json: { username, email: `${username}@example.org`, password } });
+  if (register.status !== 201) throw new Error(`register: ${register.status} ${JSON.stringify(register.body)}`);
+  const login = await fetch(`${baseUrl}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('dts_session='))!.split(';')[0];
+  const made = await call(`${baseUrl}/user/token`, { method: 'POST', headers: { Cookie: cookie }, json: { type: 'API' } });
+  const listed = await call(`${baseUrl}/user/token`, { headers: { Cookie: cookie } });
+  const token = (listed.body!.data as { uid: number; hash: string }[]).find((t) => t.uid === made.body!.data)!.hash;
+  return { username, cookie, token };
 }
 
 /** The 503 the service owes a caller while a dependency is down: the UNAVAILABLE envelope with Retry-After. */

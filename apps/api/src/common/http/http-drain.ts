@@ -1,4 +1,15 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
+
+/** How often, while draining, connections that have fallen idle are closed. */
+const IDLE_SWEEP_MS = 250;
+/**
+ * How long the listener stays open after the stop begins. A connection the kernel has completed but
+ * the process not yet accepted (the loop was busy) would be reset when the listening socket
+ * closes, and its request, sent in time, lost (behind nginx: a 502 for a POST). Meanwhile such
+ * connections are accepted, and whatever comes is answered with `Connection: close`.
+ */
+export const LISTEN_GRACE_MS = 500;
 
 /**
  * Graceful stop of the HTTP side, to run before Nest's own close: Nest destroys the modules (database
@@ -6,9 +17,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
  * lose its database half-way. Draining first lets every request that reached the server finish
  * with its full answer, while the load balancer sends new ones to another instance.
  *
- * Returns `drain()`: stops listening (a new connection is refused), answers what is in flight with
- * `Connection: close`, ends event streams, closes keep-alive connections as soon as they fall idle,
- * and resolves once every connection has ended.
+ * Returns `drain()`: answers what is in flight and whatever still arrives with `Connection: close`,
+ * ends event streams, stops listening after LISTEN_GRACE_MS (a new connection is then refused),
+ * closes keep-alive connections as they fall idle, and resolves once every connection has ended.
  */
 export function drainableServer(server: Server): () => Promise<void> {
   const inFlight = new Set<ServerResponse>();
@@ -17,11 +28,8 @@ export function drainableServer(server: Server): () => Promise<void> {
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
     if (draining) res.setHeader('Connection', 'close');
-    res.on('close', () => {
-      inFlight.delete(res);
-      // The connection this answer went out on is idle now: no further request will come on it.
-      if (draining) server.closeIdleConnections();
-    });
+    // Answered with `Connection: close` while draining, its connection ends with it.
+    res.on('close', () => inFlight.delete(res));
   });
 
   return () => {
@@ -33,7 +41,19 @@ export function drainableServer(server: Server): () => Promise<void> {
       // another instance.
       else if (String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')) res.end();
     }
-    // close() refuses new connections, closes the idle ones, and calls back once the last has ended.
-    return new Promise<void>((resolve) => server.close(() => resolve()));
+    return new Promise<void>((resolve) => {
+      // Idle keep-alive connections are closed once anything sent before the stop has been read.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      // net.Server's close, not http.Server's: it stops listening (a new connection is refused)
+      // and calls back once the last connection has ended, but leaves the open ones alone.
+      // http.Server's would also drop at once every connection it counts idle, and that includes
+      // one just accepted whose request is in the socket but not parsed yet.
+      setTimeout(() => {
+        NetServer.prototype.close.call(server, () => {
+          clearInterval(sweep);
+          resolve();
+        });
+      }, LISTEN_GRACE_MS);
+    });
   };
 }
