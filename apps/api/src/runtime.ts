@@ -44,10 +44,7 @@ function limitSlowClients(server: Server, config: AppConfig): void {
  * with, when WORKER_IN_PROCESS, the queue processors in the same application.
  */
 export async function startService(config: AppConfig, options: StartOptions = {}): Promise<ServiceHandle> {
-  if (config.redis.url) {
-    const warning = await verifyRedisEvictionPolicy(config.redis.url);
-    if (warning) process.stderr.write(`${warning}\n`);
-  }
+  await verifyRedisEvictionPolicy(config);
   let embedded: EmbeddedPostgres | null = null;
   if (!config.database.url && !options.database) {
     embedded = await startEmbeddedPostgres({ dataDir: options.inMemoryDatabase ? null : config.database.dataDir, maxConnections: embeddedConnectionsFor(config.database.poolSize) });

@@ -45,10 +45,7 @@ function healthServer(readiness: ReadinessService, metrics: MetricsService, conf
 }
 
 export async function startWorker(config: AppConfig, database: WorkerDatabase, options: { healthPort: number | null }): Promise<WorkerHandle> {
-  if (config.redis.url) {
-    const warning = await verifyRedisEvictionPolicy(config.redis.url);
-    if (warning) process.stderr.write(`${warning}\n`);
-  }
+  await verifyRedisEvictionPolicy(config);
   const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), { bufferLogs: true });
   context.useLogger(context.get(Logger));
   await context.init();

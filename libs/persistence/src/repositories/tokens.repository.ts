@@ -70,14 +70,13 @@ export class TokensRepository {
     return rows[0] ?? null;
   }
 
-  /** Deletes the account's token; false when the uid is not one of the account's. */
   /** The type of the account's token with this uid, or null when the account holds no such token. */
   async typeOf(accountId: number, uid: number): Promise<'app' | 'master' | null> {
     const rows: { type: 'app' | 'master' }[] = await this.ds.query('SELECT type FROM api_tokens WHERE account_id = $1 AND uid = $2', [accountId, uid]);
     return rows[0]?.type ?? null;
   }
 
-  /** Deletes the account's token; with `type`, only a token of that type. */
+  /** Deletes the account's token (with `type`, only a token of that type); false when none was deleted. */
   async delete(accountId: number, uid: number, type?: 'app' | 'master'): Promise<boolean> {
     const result = await this.ds.getRepository(ApiTokenEntity).delete({ accountId, uid, ...(type ? { type } : {}) });
     return (result.affected ?? 0) > 0;

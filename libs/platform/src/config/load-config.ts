@@ -61,7 +61,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     // Several instances share one database: a secret made up by one of them would not be known by the others.
     for (const name of missing) problems.push(`${name}: required when DATABASE_URL is set${production ? ' and NODE_ENV=production' : ''}`);
   }
-  if ((env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000) > (env.HTTP_REQUEST_TIMEOUT_MS ?? 120_000)) {
+  const http = { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS ?? 120_000 };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -100,7 +101,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       linkTtlSeconds: env.IMAGE_LINK_TTL_SECONDS ?? 86_400,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 10_000,
-    http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS ?? 120_000 },
+    http,
     metricsToken: env.METRICS_TOKEN ? new Secret(env.METRICS_TOKEN) : null,
   };
   return deepFreeze(config);

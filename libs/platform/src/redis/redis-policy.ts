@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { AppConfig } from '../config/app-config';
 
 /**
  * Redis holds the queues, sessions and rate limits. Under memory pressure an evicting policy drops
@@ -85,18 +86,21 @@ export async function checkEvictionPolicy(redis: Pick<Redis, 'info' | 'config'>)
 }
 
 /**
- * The start-up check both apps run before anything else touches Redis: a short-lived client of its
- * own, so that the refusal comes before Nest builds queues and workers on the wrong server. A Redis
- * that cannot be reached fails start-up too (one line; the orchestrator restarts the process).
- * Returns the warning to log, if any.
+ * The start-up check both apps run before anything else touches Redis (nothing without REDIS_URL):
+ * a short-lived client of its own, so that the refusal comes before Nest builds queues and workers
+ * on the wrong server. A Redis that cannot be reached fails start-up too (one line; the
+ * orchestrator restarts the process). A policy that cannot be read is a warning on stderr.
  */
-export async function verifyRedisEvictionPolicy(url: string): Promise<string | null> {
+export async function verifyRedisEvictionPolicy(config: AppConfig): Promise<void> {
+  const url = config.redis.url;
+  if (!url) return;
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3, enableOfflineQueue: true });
   let lastError = '';
   // The failure is reported once, below; ioredis would print every reconnect attempt otherwise.
   redis.on('error', (error: Error) => (lastError = error.message));
   try {
-    return await checkEvictionPolicy(redis);
+    const warning = await checkEvictionPolicy(redis);
+    if (warning) process.stderr.write(`${warning}\n`);
   } catch (error) {
     if (error instanceof RedisPolicyError) throw error;
     const where = (() => {
