@@ -1,12 +1,12 @@
-# One image for the api and the worker (the command chooses). Build: docker build -t dts .
-FROM node:20-bookworm-slim AS build
+# One image for the api and the worker (the command chooses), on the active Node.js LTS. Build: docker build -t dts .
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./

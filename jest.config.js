@@ -8,7 +8,17 @@ const unitAndIntegration = ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.in
  * after the rest, one file at a time (tools/test.mjs), so that no other suite competes with them
  * for the machine's cores. Their own project, `api-serial`.
  */
-const SERIAL = ['abuse-limits', 'faults-services', 'faults-processes'];
+const SERIAL = ['abuse-limits', 'faults-services', 'faults-processes', 'hostile-cost', 'integrations-faults'];
+
+/**
+ * Suites the database makes no difference to: pure code, or processes that always run on an
+ * embedded database of their own. `npm test` runs them in its first pass only (tools/test.mjs sets
+ * DTS_TEST_PASS=postgres for the second), so CI does not pay for them twice.
+ */
+const DATABASE_INDEPENDENT_PROJECTS = ['domain', 'client', 'tools', 'console'];
+const DATABASE_INDEPENDENT_FILES = ['/test/process\\.e2e-spec\\.ts$'];
+const postgresPass = process.env.DTS_TEST_PASS === 'postgres';
+const onlyOnce = (patterns) => (postgresPass ? patterns : []);
 
 module.exports = {
   projects: [
@@ -17,11 +27,25 @@ module.exports = {
     project('platform', 'libs/platform', unitAndIntegration),
     project('persistence', 'libs/persistence', unitAndIntegration),
     project('jobs', 'libs/jobs', unitAndIntegration),
+    project('demo', 'libs/demo', unitAndIntegration),
     project('worker', 'apps/worker', unitAndIntegration),
-    project('api', 'apps/api', [...unitAndIntegration, '<rootDir>/test/**/*.e2e-spec.ts'], SERIAL.map((name) => `/test/${name}\\.e2e-spec\\.ts$`)),
-    project('api-serial', 'apps/api', SERIAL.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`)),
+    project(
+      'api',
+      'apps/api',
+      [...unitAndIntegration, '<rootDir>/test/**/*.e2e-spec.ts'],
+      [...SERIAL.map((name) => `/test/${name}\\.e2e-spec\\.ts$`), ...onlyOnce(DATABASE_INDEPENDENT_FILES)],
+    ),
+    project(
+      'api-serial',
+      'apps/api',
+      SERIAL.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`),
+    ),
+    // The console's own logic (pure functions; its pages are exercised in a real browser by the browser project).
+    project('console', 'apps/console', ['<rootDir>/src/**/*.spec.ts']),
+    // The console in Chromium against the built service: tools/test.mjs runs it once per `npm test`.
+    project('browser', 'apps/console', ['<rootDir>/test/**/*.browser-spec.ts']),
     project('tools', 'tools', ['<rootDir>/**/*.spec.ts']),
-  ],
+  ].filter((p) => !(postgresPass && DATABASE_INDEPENDENT_PROJECTS.includes(p.displayName))),
   // Each end-to-end file starts its own database: two at a time fit a 2-core machine.
   maxWorkers: 2,
   globalSetup: '<rootDir>/tools/jest/global-setup.js',

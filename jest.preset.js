@@ -29,6 +29,7 @@ module.exports.project = (name, dir, testMatch, testPathIgnorePatterns = []) => 
     '^@dts/platform$': join(root, 'libs/platform/src/index.ts'),
     '^@dts/jobs$': join(root, 'libs/jobs/src/index.ts'),
     '^@dts/client$': join(root, 'libs/client/src/index.ts'),
+    '^@dts/demo$': join(root, 'libs/demo/src/index.ts'),
   },
   setupFiles: [join(root, 'tools/jest/setup.js')],
 });

@@ -1,10 +1,13 @@
 // Compiles apps/ and libs/ to dist/ with swc (about a second, where tsc takes tens): `npm start`
 // must answer within seconds on a fresh clone. Type checking is `npm run typecheck`, run by CI.
+// Then the web console with Vite into dist/console, only when its inputs changed
+// (tools/build-console.mjs); `--force-console` rebuilds it anyway.
 import { transformFile } from '@swc/core';
 import { execSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
@@ -18,12 +21,14 @@ async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'test' && entry.name !== 'node_modules') yield* walk(full);
+      // apps/console is the browser app: Vite builds it (below), not swc.
+      if (entry.name !== 'test' && entry.name !== 'node_modules' && full !== join(root, 'apps', 'console')) yield* walk(full);
     } else if (isSource(entry.name)) yield full;
   }
 }
 
-await rm(out, { recursive: true, force: true });
+// dist/console is the console's own output, kept when it is still current.
+for (const part of ['apps', 'libs', 'packages', 'build-info.json']) await rm(join(out, part), { recursive: true, force: true });
 let count = 0;
 for (const top of ['apps', 'libs']) {
   for await (const file of walk(join(root, top))) {
@@ -39,11 +44,16 @@ for (const top of ['apps', 'libs']) {
 let commit = process.env.GIT_COMMIT ?? null;
 if (!commit) {
   try {
-    commit = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     commit = null;
   }
 }
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 await writeFile(join(out, 'build-info.json'), JSON.stringify({ version: pkg.version, commit }, null, 2));
-console.log(`built ${count} files into dist/`);
+const consoleBuild = buildConsole(root, { force: process.argv.includes('--force-console') });
+console.log(
+  `built ${count} files into dist/; console ${consoleBuild.built ? `built into dist/console in ${(consoleBuild.ms / 1000).toFixed(1)} s` : 'unchanged (dist/console is current)'}`,
+);

@@ -34,7 +34,8 @@ function jsFiles(dir: string): string[] {
 function externalRequires(dir: string): string[] {
   const found = new Set<string>();
   for (const file of jsFiles(dir)) {
-    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/require\("([^"]+)"\)/g)) if (!spec.startsWith('.')) found.add(`${relative(dir, file)}: ${spec}`);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/require\("([^"]+)"\)/g))
+      if (!spec!.startsWith('.')) found.add(`${relative(dir, file)}: ${spec}`);
   }
   return [...found];
 }
@@ -47,7 +48,11 @@ describe('npm packages @dts/domain and @dts/client', () => {
 
   beforeAll(() => {
     run(process.execPath, [join(root, 'tools/build-packages.mjs'), '--out', out], root);
-    const packed = (name: string) => run(npm, ['pack', join(out, name), '--pack-destination', work, '--silent'], work).trim().split('\n').pop()!;
+    const packed = (name: string) =>
+      run(npm, ['pack', join(out, name), '--pack-destination', work, '--silent'], work)
+        .trim()
+        .split('\n')
+        .pop()!;
     tarballs = { domain: join(work, packed('domain')), client: join(work, packed('client')) };
   }, 180_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -55,13 +60,29 @@ describe('npm packages @dts/domain and @dts/client', () => {
   it('are versioned as the workspace, the client depending on the same domain version', () => {
     const domain = JSON.parse(readFileSync(join(out, 'domain/package.json'), 'utf8'));
     const client = JSON.parse(readFileSync(join(out, 'client/package.json'), 'utf8'));
-    expect({ name: domain.name, version: domain.version, dependencies: domain.dependencies }).toEqual({ name: '@dts/domain', version: rootVersion, dependencies: undefined });
-    expect({ name: client.name, version: client.version, dependencies: client.dependencies }).toEqual({ name: '@dts/client', version: rootVersion, dependencies: { '@dts/domain': rootVersion } });
+    expect({ name: domain.name, version: domain.version, dependencies: domain.dependencies }).toEqual({
+      name: '@dts/domain',
+      version: rootVersion,
+      dependencies: undefined,
+    });
+    expect({ name: client.name, version: client.version, dependencies: client.dependencies }).toEqual({
+      name: '@dts/client',
+      version: rootVersion,
+      dependencies: { '@dts/domain': rootVersion },
+    });
   });
 
   it('require nothing at run time but themselves (the client: @dts/domain at most)', () => {
     expect(externalRequires(join(out, 'domain'))).toEqual([]);
     expect(externalRequires(join(out, 'client')).filter((r) => !r.endsWith(': @dts/domain'))).toEqual([]);
+  });
+
+  it('leave the demo content out: @dts/domain holds wire types and pure functions only', () => {
+    const dir = join(out, 'domain');
+    expect(jsFiles(dir).filter((f) => /demo/i.test(relative(dir, f)))).toEqual([]);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const exported = Object.keys(require(dir) as object);
+    expect(exported.filter((name) => /demo|vondelpark|prng/i.test(name))).toEqual([]);
   });
 
   it('install offline from their tarballs alone, load in Node and type-check in TypeScript', () => {
@@ -130,7 +151,7 @@ export async function firstUplink(eui: string): Promise<number | null> {
   }
   return null;
 }
-// @ts-expect-error: not one of the contract's error codes
+// @ts-expect-error: not one of the error codes
 export const wrong: ErrorCode = 'NO_SUCH_CODE';
 // @ts-expect-error: register takes an EUI string, not a number
 void client.devices.register(42);
@@ -139,7 +160,16 @@ void client.devices.register(42);
     writeFileSync(
       join(consumer, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'nodenext', lib: ['ES2023'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')], skipLibCheck: false },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'nodenext',
+          lib: ['ES2023'],
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+          skipLibCheck: false,
+        },
         files: ['use.ts'],
       }),
     );

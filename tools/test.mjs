@@ -1,8 +1,12 @@
 // `npm test`: every suite on the embedded database, then again on a real PostgreSQL and Redis when
 // TEST_DATABASE_URL (and TEST_REDIS_URL) are set, as `.ci/run` does. Exits non-zero if either fails.
 // In each pass the `api-serial` project (suites that measure latency or stop the servers they run
-// on, see jest.config.js) runs after the rest, one file at a time. Arguments go to jest; naming
-// projects or files yourself runs them in one pass as given.
+// on, see jest.config.js) runs after the rest, one file at a time, and so does the `browser`
+// project (the console in Chromium against the built service) — in the last pass only: the
+// database under it makes no difference to what a browser sees, and once costs half the time.
+// CI's last pass is PostgreSQL + Redis, the production setting; without TEST_DATABASE_URL it is
+// the embedded pass, so `npm test` always runs it once. Arguments go to jest; naming projects or
+// files yourself runs them in one pass as given.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,20 +14,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const extraArgs = process.argv.slice(2);
-const modes = [{ name: 'embedded database', env: { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' } }];
+// DTS_TEST_PASS tells jest.config.js which pass it is: the second leaves out the suites the
+// database makes no difference to (they ran in the first).
+const modes = [{ name: 'embedded database', env: { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', DTS_TEST_PASS: 'embedded' } }];
 if (process.env.TEST_DATABASE_URL) {
-  modes.push({ name: `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}`, env: {} });
+  modes.push({ name: `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}`, env: { DTS_TEST_PASS: 'postgres' } });
 }
 
 const SERIAL_PROJECT = 'api-serial';
+const BROWSER_PROJECT = 'browser';
+// Every project name (as in the first pass); --selectProjects with a name a pass lacks is harmless.
 const projects = createRequire(import.meta.url)('../jest.config.js').projects.map((p) => p.displayName);
 const chosenByCaller = extraArgs.some((arg) => arg === '--selectProjects' || !arg.startsWith('-'));
-const phases = chosenByCaller
-  ? [extraArgs]
-  : [
-      ['--selectProjects', ...projects.filter((name) => name !== SERIAL_PROJECT), ...extraArgs],
-      ['--selectProjects', SERIAL_PROJECT, '--runInBand', ...extraArgs],
-    ];
+const phasesOf = (last) =>
+  chosenByCaller
+    ? [extraArgs]
+    : [
+        ['--selectProjects', ...projects.filter((name) => name !== SERIAL_PROJECT && name !== BROWSER_PROJECT), ...extraArgs],
+        ['--selectProjects', SERIAL_PROJECT, ...(last ? [BROWSER_PROJECT] : []), '--runInBand', ...extraArgs],
+      ];
 
 /** One jest run; its passed and failed counts from the JSON report (a run with no report failed). */
 function jest(mode, args) {
@@ -47,11 +56,11 @@ function jest(mode, args) {
 
 let failed = false;
 const summary = [];
-for (const mode of modes) {
+for (const [index, mode] of modes.entries()) {
   console.log(`\n=== tests on the ${mode.name} ===\n`);
   let passed = 0;
   let failedTests = 0;
-  for (const args of phases) {
+  for (const args of phasesOf(index === modes.length - 1)) {
     const result = jest(mode, args);
     passed += result.passed;
     failedTests += result.failed;

@@ -20,8 +20,12 @@ async function main() {
   }
   if (!opts.embedded) await adminQuery(opts.pg, 'SELECT 1'); // fail early without a server
   const machine = await machineInfo(ctx);
-  console.log(`bench on ${opts.embedded ? 'the embedded database' : 'PostgreSQL + Redis'}: ${opts.only.join(', ')}; ${opts.runs} run(s) of ${opts.duration} s after ${opts.warmup} s of warm-up${opts.quick ? ' (quick)' : ''}`);
-  console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GB, load ${machine.loadAverage.join(' ')}; node ${machine.node}, PostgreSQL ${machine.postgres ?? machine.database}, Redis ${machine.redis ?? '–'}; commit ${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}\n`);
+  console.log(
+    `bench on ${opts.embedded ? 'the embedded database' : 'PostgreSQL + Redis'}: ${opts.only.join(', ')}; ${opts.runs} run(s) of ${opts.duration} s after ${opts.warmup} s of warm-up${opts.quick ? ' (quick)' : ''}`,
+  );
+  console.log(
+    `${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GB, load ${machine.loadAverage.join(' ')}; node ${machine.node}, PostgreSQL ${machine.postgres ?? machine.database}, Redis ${machine.redis ?? '–'}; commit ${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}\n`,
+  );
 
   const rows = [];
   const failures = [];
@@ -32,7 +36,8 @@ async function main() {
       const { run } = await import(join(BENCH_DIR, 'figures', `${figure}.mjs`));
       const result = await run(ctx);
       rows.push(...result);
-      for (const r of result) console.log(`  ${r.measure}: ${fmt(r.value, r.unit)}${r.baseline ? ` (baseline ${fmt(r.baseline, r.unit)})` : ''}${r.note ? `; ${r.note}` : ''}`);
+      for (const r of result)
+        console.log(`  ${r.measure}: ${fmt(r.value, r.unit)}${r.baseline ? ` (baseline ${fmt(r.baseline, r.unit)})` : ''}${r.note ? `; ${r.note}` : ''}`);
     } catch (error) {
       failures.push({ figure, error: error.stack ?? String(error) });
       rows.push(row({ figure, measure: 'FAILED', value: null, unit: '', note: error.message }));

@@ -34,7 +34,13 @@ function owner(url) {
   }
   if (url.startsWith('node:')) return 'node';
   const dist = url.indexOf('/dist/');
-  return dist >= 0 ? url.slice(dist + 6).split('/').slice(0, 3).join('/') : url;
+  return dist >= 0
+    ? url
+        .slice(dist + 6)
+        .split('/')
+        .slice(0, 3)
+        .join('/')
+    : url;
 }
 
 const byFunction = new Map();
@@ -48,10 +54,14 @@ for (const node of profile.nodes) {
   byOwner.set(owner(url), (byOwner.get(owner(url)) ?? 0) + ms);
 }
 
+// Busy time: everything but (idle), the share a function has of the process's work.
+const idleMs = [...byFunction].filter(([name]) => name === '(idle)').reduce((a, [, ms]) => a + ms, 0);
+const busy = total - idleMs;
 const print = (title, map) => {
-  console.log(`\n${title}`);
+  console.log(`\n${title} (% of all samples, % of busy samples)`);
   for (const [name, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    console.log(`${((100 * ms) / total).toFixed(1).padStart(6)}%  ${ms.toFixed(0).padStart(7)} ms  ${name}`);
+    const ofBusy = name === '(idle)' ? '' : `${((100 * ms) / busy).toFixed(1)}%`;
+    console.log(`${((100 * ms) / total).toFixed(1).padStart(6)}% ${ofBusy.padStart(6)}  ${ms.toFixed(0).padStart(7)} ms  ${name}`);
   }
 };
 // Inclusive time: each function counted once per sampled stack (recursion does not count twice).
@@ -73,7 +83,7 @@ for (const [leaf, ms] of selfMs) {
   }
 }
 
-console.log(`${file}: ${(total / 1000).toFixed(1)} s sampled`);
+console.log(`${file}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy`);
 print('self time by package', byOwner);
 print('self time by function', byFunction);
 if (rest.includes('--inclusive')) print('inclusive time by function', inclusive);

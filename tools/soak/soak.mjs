@@ -58,21 +58,45 @@ function parseArgs(argv) {
       return v;
     };
     switch (key) {
-      case '--minutes': opts.minutes = positive(key, value()); break;
-      case '--interval': opts.interval = positive(key, value()); break;
-      case '--rate': opts.rate = positive(key, value()); break;
-      case '--embedded': opts.embedded = true; break;
-      case '--out': opts.out = resolve(value()); break;
-      case '--pg': opts.pg = value(); break;
-      case '--redis': opts.redis = value(); break;
-      case '--no-build': opts.build = false; break;
-      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
-      default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
+      case '--minutes':
+        opts.minutes = positive(key, value());
+        break;
+      case '--interval':
+        opts.interval = positive(key, value());
+        break;
+      case '--rate':
+        opts.rate = positive(key, value());
+        break;
+      case '--embedded':
+        opts.embedded = true;
+        break;
+      case '--out':
+        opts.out = resolve(value());
+        break;
+      case '--pg':
+        opts.pg = value();
+        break;
+      case '--redis':
+        opts.redis = value();
+        break;
+      case '--no-build':
+        opts.build = false;
+        break;
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
     }
   }
   opts.intervals = Math.max(1, Math.round((opts.minutes * 60) / opts.interval));
   // A warm-up interval, then at least one interval in each of the first and the last third.
-  if (opts.intervals < 4) throw new Error(`--minutes ${opts.minutes} holds ${opts.intervals} interval(s) of ${opts.interval} s: at least 4 are needed (a warm-up and three to compare)`);
+  if (opts.intervals < 4)
+    throw new Error(
+      `--minutes ${opts.minutes} holds ${opts.intervals} interval(s) of ${opts.interval} s: at least 4 are needed (a warm-up and three to compare)`,
+    );
   return opts;
 }
 
@@ -89,7 +113,9 @@ async function main() {
   }
   if (!opts.embedded) await adminQuery(opts.pg, 'SELECT 1'); // fail early without a server
   const machine = await machineInfo(opts);
-  console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GB, load ${machine.loadAverage.join(' ')}; node ${machine.node}; commit ${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`);
+  console.log(
+    `${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GB, load ${machine.loadAverage.join(' ')}; node ${machine.node}; commit ${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`,
+  );
 
   const service = await startService(opts);
   const names = service.processes.map((p) => p.name);
@@ -102,9 +128,11 @@ async function main() {
   // A process that dies ends the soak at once. Not while the clean-up (Ctrl-C, SIGTERM) stops them:
   // a second clean-up running beside the first would delete the Redis keys before the api is down.
   let cleaningUp = false;
-  const death = Promise.race(service.processes.map((p) => p.exited.then((e) => `${p.name} exited (${e.code ?? e.signal}):\n${p.stderr()}`)))
-    .then((message) => (cleaningUp ? new Promise(() => {}) : message));
-  const scrapeAll = async () => Object.fromEntries(await Promise.all(service.processes.map(async (p) => [p.name, await scrape(p.url, METRICS_TOKEN)])));
+  const death = Promise.race(service.processes.map((p) => p.exited.then((e) => `${p.name} exited (${e.code ?? e.signal}):\n${p.stderr()}`))).then((message) =>
+    cleaningUp ? new Promise(() => {}) : message,
+  );
+  const scrapeAll = async () =>
+    Object.fromEntries(await Promise.all(service.processes.map(async (p) => [p.name, await scrape(p.url, METRICS_TOKEN, { cluster: p === api })])));
   const before = await scrapeAll(); // also resets the event-loop histograms: interval 1 starts clean
 
   const clientEld = monitorEventLoopDelay({ resolution: 10 }); // prom-client's default resolution, so the columns compare
@@ -181,7 +209,10 @@ async function main() {
   }
   const notes = [];
   const busy = records.filter((r) => r.load > machine.cores).length;
-  if (busy) notes.push(`in ${busy} of ${records.length} intervals the load average exceeded the ${machine.cores} cores: the service, its databases and the soak were short of CPU (the column shows when).`);
+  if (busy)
+    notes.push(
+      `in ${busy} of ${records.length} intervals the load average exceeded the ${machine.cores} cores: the service, its databases and the soak were short of CPU (the column shows when).`,
+    );
   const end = {
     uplinks: {
       sent: totals.uplinks,

@@ -1,17 +1,26 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from '@dts/jobs';
 import { PersistenceModule } from '@dts/persistence';
-import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, httpLogSerializers, loggerOptions, withDestination, MetricsModule, QueueModule, RedisModule } from '@dts/platform';
-import type { Request } from 'express';
+import {
+  type AppConfig,
+  CodecsModule,
+  ConfigModule,
+  CryptoModule,
+  AppLogger,
+  createHttpLoggers,
+  HTTP_LOGGERS,
+  MetricsModule,
+  QueueModule,
+  RedisModule,
+} from '@dts/platform';
 import { AuthCoreModule } from './common/auth/auth-core.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
-import { routeTemplate } from './common/http/http-metrics';
 import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
+import { OriginGuard } from './common/http/origin.guard';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CacheModule } from './modules/cache/cache.module';
@@ -29,12 +38,19 @@ import { HealthModule } from './modules/health/health.module';
 import { IngestModule } from './modules/ingest/ingest.module';
 import { MetricsApiModule } from './modules/metrics/metrics.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { AlertsModule } from './modules/alerts/alerts.module';
+import { IntegrationsModule } from './modules/integrations/integrations.module';
+import { RulesModule } from './modules/rules/rules.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SystemModule } from './modules/system/system.module';
 import { TokensModule } from './modules/tokens/tokens.module';
 import { UplinksModule } from './modules/uplinks/uplinks.module';
 import { LiveModule } from './modules/live/live.module';
+import { StreamsModule } from './modules/live/streams.module';
 import { UserModule } from './modules/user/user.module';
+import { ConsoleModule } from './modules/console/console.module';
+import { OverviewModule } from './modules/overview/overview.module';
+import { SeriesModule } from './modules/series/series.module';
 
 export interface DatabaseEndpoint {
   url: string;
@@ -44,28 +60,12 @@ export interface DatabaseEndpoint {
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, database: DatabaseEndpoint): DynamicModule {
+    const loggers = createHttpLoggers(config, 'api');
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: withDestination(
-            {
-              ...loggerOptions(config, 'api'),
-              genReqId: (req) => (req as unknown as Request).id ?? '',
-              serializers: httpLogSerializers,
-              // pino-http reads these as the request starts (the bindings of its log lines) and again as
-              // it ends (the completion line): the route is known only then.
-              customProps: (req, res) => ({
-                accountId: (req as unknown as Request).auth?.accountId,
-                route: res.headersSent ? routeTemplate(req as unknown as Request, res.statusCode) : undefined,
-              }),
-              customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-            },
-            config,
-          ),
-        }),
-        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix, config.images),
+        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize, embedded: database.embedded }, config.redis.prefix, config.images),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         MetricsModule,
@@ -83,12 +83,19 @@ export class AppModule {
         GatewaysModule,
         IngestModule,
         UplinksModule,
+        StreamsModule,
         LiveModule,
+        SeriesModule,
+        OverviewModule,
+        ConsoleModule,
         CacheModule,
         CodecsApiModule,
         CommandsModule,
         NetworksModule,
         ImagesModule,
+        IntegrationsModule,
+        RulesModule,
+        AlertsModule,
         SystemModule,
         FeedbackModule,
         HealthModule,
@@ -99,8 +106,12 @@ export class AppModule {
         ...(config.worker.inProcess ? [JobsModule] : []),
       ],
       providers: [
+        // Written by requestLogMiddleware (the completion lines) and AppLogger (everything else).
+        { provide: HTTP_LOGGERS, useValue: loggers },
+        { provide: AppLogger, useValue: new AppLogger(loggers.app) },
         // Guards run in this order: who is calling, then how often they may.
         { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useClass: OriginGuard },
         { provide: APP_GUARD, useExisting: ApiThrottlerGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -1,12 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { type AppConfig, MetricsService } from '@dts/platform';
-import cookieParser from 'cookie-parser';
+import { type AppConfig, AppLogger, HTTP_LOGGERS, type HttpLoggers, MetricsService } from '@dts/platform';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
-import { jsonBodyMiddlewares } from './common/http/body-parsing';
-import { httpMetricsMiddleware } from './common/http/http-metrics';
+import { binaryBodyMiddlewares, jsonBodyMiddlewares, LARGE_BODY_ROUTES, largeBodyMiddlewares } from './common/http/body-parsing';
 import { requestIdMiddleware } from './common/http/request-id';
+import { requestLogMiddleware } from './common/http/request-log';
 import { mountOpenApi } from './common/openapi/openapi';
+import { mountConsole } from './modules/console/console-static';
 
 /** `TRUST_PROXY` as Express understands it: a hop count, true/false, or a list of subnets. */
 export function trustProxySetting(value: string): boolean | number | string {
@@ -17,20 +16,31 @@ export function trustProxySetting(value: string): boolean | number | string {
 
 /** Everything that wraps the Nest router: order matters, the request id comes first. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(config.trustProxy));
   app.use(requestIdMiddleware);
-  app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  app.use(requestLogMiddleware(app.get<HttpLoggers>(HTTP_LOGGERS).requests, app.get(MetricsService)));
   app.use(
     helmet({
       contentSecurityPolicy: {
-        directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] },
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          // Off: over plain HTTP on an address other than localhost it would send the page's
+          // assets to https:// and leave /docs blank. Whether to use TLS is the proxy's decision.
+          upgradeInsecureRequests: null,
+        },
       },
     }),
   );
-  app.use(cookieParser());
+  mountConsole(app, config);
+  // ChirpStack's HTTP integration posts Protobuf when its marshaler is protobuf.
+  app.use('/ingest/chirpstack', ...binaryBodyMiddlewares());
+  for (const route of LARGE_BODY_ROUTES) app.use(route.path, ...largeBodyMiddlewares(route));
   // Uploads are multipart; only the routes with an upload interceptor read such bodies.
   app.use(...jsonBodyMiddlewares(['multipart/form-data']));
-  mountOpenApi(app, config.session.cookieName);
+  mountOpenApi(app, { cookieName: config.session.cookieName, publicBaseUrl: config.publicBaseUrl });
 }

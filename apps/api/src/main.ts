@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig, RedisPolicyError } from '@dts/platform';
 import { DataDirInUseError } from '@dts/persistence';
 import { config as loadDotenv } from 'dotenv';
@@ -8,13 +9,17 @@ async function main() {
   loadDotenv({ quiet: true });
   const config = loadConfig();
   const service = await startService(config);
-  process.stdout.write(`Device Telemetry Service listening on ${config.publicBaseUrl} (${service.database.embedded ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL'}${service.worker ? ', worker in process' : ''})\n`);
+  // Through the application's logger: stdout carries log records only (JSON lines outside a terminal).
+  const logger = new Logger('main');
+  logger.log(
+    `Device Telemetry Service listening on ${config.publicBaseUrl} (${service.database.embedded ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL'}${service.worker ? ', worker in process' : ''})`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`${signal}: finishing in-flight requests\n`);
+    logger.log(`${signal}: readiness now fails; finishing in-flight requests`);
     const timer = setTimeout(() => {
       process.stderr.write(`shutdown took longer than ${config.shutdownTimeoutMs} ms: exiting\n`);
       process.exit(1);

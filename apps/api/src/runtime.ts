@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
-import { type AppConfig, verifyRedisEvictionPolicy } from '@dts/platform';
+import { type AppConfig, ReadinessService, verifyRedisEvictionPolicy } from '@dts/platform';
 import { AppModule, type DatabaseEndpoint } from './app.module';
 import { drainableServer } from './common/http/http-drain';
 import { configureApp } from './configure-app';
@@ -47,7 +47,10 @@ export async function startService(config: AppConfig, options: StartOptions = {}
   await verifyRedisEvictionPolicy(config);
   let embedded: EmbeddedPostgres | null = null;
   if (!config.database.url && !options.database) {
-    embedded = await startEmbeddedPostgres({ dataDir: options.inMemoryDatabase ? null : config.database.dataDir, maxConnections: embeddedConnectionsFor(config.database.poolSize) });
+    embedded = await startEmbeddedPostgres({
+      dataDir: options.inMemoryDatabase ? null : config.database.dataDir,
+      maxConnections: embeddedConnectionsFor(config.database.poolSize),
+    });
   }
   const database: DatabaseEndpoint = options.database ?? { url: config.database.url ?? embedded!.url, embedded: embedded !== null };
   let app: NestExpressApplication | null = null;
@@ -57,7 +60,7 @@ export async function startService(config: AppConfig, options: StartOptions = {}
     app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), { bodyParser: false, bufferLogs: true });
     configureApp(app, config);
     limitSlowClients(app.getHttpServer() as Server, config);
-    drain = drainableServer(app.getHttpServer() as Server);
+    drain = drainableServer(app.getHttpServer() as Server, config.drainGraceMs);
     await app.listen(config.port, config.host);
   } catch (error) {
     await app?.close().catch(() => undefined);
@@ -72,7 +75,8 @@ export async function startService(config: AppConfig, options: StartOptions = {}
     database,
     url: `http://127.0.0.1:${address.port}`,
     async close() {
-      // In-flight requests finish first, then Nest closes the BullMQ workers and pools.
+      // Readiness fails at once, in-flight requests finish, then Nest closes the BullMQ workers and pools.
+      started.get(ReadinessService).markStopping();
       await drain();
       await started.close();
       await embedded?.stop();

@@ -70,7 +70,9 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     expect((await call(`${svc.url}/version`)).status).toBe(200);
     const closedAfter = await slow.closedAfter;
     const sent = await sending;
-    process.stdout.write(`slow headers: 408 and closed after ${closedAfter} ms (HTTP_HEADERS_TIMEOUT_MS ${HEADERS_TIMEOUT_MS}), ${sent} of ${lines.length} header lines sent\n`);
+    process.stdout.write(
+      `slow headers: 408 and closed after ${closedAfter} ms (HTTP_HEADERS_TIMEOUT_MS ${HEADERS_TIMEOUT_MS}), ${sent} of ${lines.length} header lines sent\n`,
+    );
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(closedAfter).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
     expect(closedAfter).toBeLessThan(HEADERS_TIMEOUT_MS + CHECK_SLACK_MS);
@@ -83,7 +85,9 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => call(`${svc.url}/version`)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     const closed = await Promise.all(held.map((c) => c.closedAfter));
-    process.stdout.write(`slowloris: 200 held, 20 others answered ${answers.map((a) => a.ms).sort((a, b) => a - b)[19]} ms at worst, all 200 closed by ${Math.max(...closed)} ms\n`);
+    process.stdout.write(
+      `slowloris: 200 held, 20 others answered ${answers.map((a) => a.ms).sort((a, b) => a - b)[19]} ms at worst, all 200 closed by ${Math.max(...closed)} ms\n`,
+    );
     expect(Math.max(...closed)).toBeLessThan(HEADERS_TIMEOUT_MS + CHECK_SLACK_MS);
   });
 
@@ -95,7 +99,9 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     // The headers arrive at once; the body a byte every 250 ms would take far past the timeout.
     const sent = await trickle(slow.socket, [...body.slice(0, -1)], 250);
     const closedAfter = await slow.closedAfter;
-    process.stdout.write(`slow body: 408 and closed after ${closedAfter} ms (HTTP_REQUEST_TIMEOUT_MS ${REQUEST_TIMEOUT_MS}), ${sent} of ${body.length} bytes sent\n`);
+    process.stdout.write(
+      `slow body: 408 and closed after ${closedAfter} ms (HTTP_REQUEST_TIMEOUT_MS ${REQUEST_TIMEOUT_MS}), ${sent} of ${body.length} bytes sent\n`,
+    );
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(closedAfter).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
     expect(closedAfter).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_SLACK_MS);
@@ -110,7 +116,9 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     const body = JSON.stringify({ label: 'steady' });
     const eui = randomBytes(8).toString('hex').toUpperCase();
     const slow = await rawConnection(svc.url);
-    slow.socket.write(`POST /user/device/${eui} HTTP/1.1\r\nHost: dts\r\nAuthorization: Bearer ${appToken}\r\nContent-Type: application/json\r\nConnection: close\r\n`);
+    slow.socket.write(
+      `POST /user/device/${eui} HTTP/1.1\r\nHost: dts\r\nAuthorization: Bearer ${appToken}\r\nContent-Type: application/json\r\nConnection: close\r\n`,
+    );
     await sleep(HEADERS_TIMEOUT_MS / 2);
     slow.socket.write(`Content-Length: ${body.length}\r\n\r\n`);
     await trickle(slow.socket, [body.slice(0, 5), body.slice(5)], REQUEST_TIMEOUT_MS / 4);
@@ -169,7 +177,9 @@ async function smallGets(url: string, token: string, until: Promise<unknown>): P
  */
 function curlExport(url: string, token: string, file: string): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('curl', ['-sS', '-o', file, '-w', '%{http_code} %{size_download}', '-H', `Authorization: Bearer ${token}`, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('curl', ['-sS', '-o', file, '-w', '%{http_code} %{size_download}', '-H', `Authorization: Bearer ${token}`, url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -177,7 +187,7 @@ function curlExport(url: string, token: string, file: string): Promise<{ status:
     child.on('exit', (code) => {
       const [status, bytes] = out.trim().split(' ').map(Number);
       if (code !== 0) reject(new Error(`curl exited ${code}: ${out}`));
-      else resolve({ status, bytes });
+      else resolve({ status: status!, bytes: bytes! });
     });
   });
 }
@@ -279,7 +289,9 @@ realSuite(realTitle, () => {
       busy.failures.push(...during.failures);
     }
 
-    expect(exports.map((e) => [e.route, e.status, e.rows])).toEqual(expect.arrayContaining(Array.from({ length: STREAMS * ROUNDS }, () => [expect.any(String), 200, EXPORT_ROWS])));
+    expect(exports.map((e) => [e.route, e.status, e.rows])).toEqual(
+      expect.arrayContaining(Array.from({ length: STREAMS * ROUNDS }, () => [expect.any(String), 200, EXPORT_ROWS])),
+    );
     expect(exports).toHaveLength(STREAMS * ROUNDS);
     expect(idle.failures).toEqual([]);
     expect(busy.failures).toEqual([]);

@@ -1,74 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { Response } from 'supertest';
 import { bearer, createToken, login, registerAccount, type TestAccount } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
+import { startSmtpServer } from './support/smtp-server';
 
-/** POST/DELETE /auth/register, /auth/login, /auth/logout, /auth/check, /auth/echo, /auth/restore, /auth/pwdchange (CONTRACT §3, §11). */
-
-// --- a real SMTP server for the password-reset mails -------------------------------------------
-
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-  /** The body, transfer encoding undone. */
-  text: string;
-}
-
-/** Undoes the Content-Transfer-Encoding of a single-part mail (nodemailer picks 7bit, QP or base64). */
-function mailBody(raw: string): string {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
-  const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
-  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (encoding === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return body;
-}
-
-async function startSmtpServer() {
-  const mails: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 1000,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw, text: mailBody(raw) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    port,
-    mails,
-    /** Polls until a mail to this address arrives (the worker sends it from the queue). */
-    async waitForMail(to: string, timeoutMs = 10_000): Promise<ReceivedMail> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = mails.find((m) => m.to.includes(to.toLowerCase()));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms (got ${mails.length} other mails)`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+/** POST/DELETE /auth/register, /auth/login, /auth/logout, /auth/check, /auth/echo, /auth/restore, /auth/pwdchange (docs/api.md §3, §11). */
 
 // --- helpers --------------------------------------------------------------------------------
 
@@ -87,7 +24,7 @@ function cookieAttributes(line: string): Map<string, string | true> {
   const attributes = new Map<string, string | true>();
   for (const part of line.split(';').slice(1)) {
     const [name, ...value] = part.trim().split('=');
-    attributes.set(name.toLowerCase(), value.length ? value.join('=') : true);
+    attributes.set(name!.toLowerCase(), value.length ? value.join('=') : true);
   }
   return attributes;
 }
@@ -102,7 +39,11 @@ describe('/auth', () => {
 
   const sessionCookieLine = (res: Response) => setCookies(res).find((c) => c.startsWith(`${svc.config.session.cookieName}=`));
   const loginRequest = (username: string, password: string) => svc.http().post('/auth/login').send({ username, password });
-  const me = (header: [string, string]) => svc.http().get('/user').set(...header);
+  const me = (header: [string, string]) =>
+    svc
+      .http()
+      .get('/user')
+      .set(...header);
   const withCookie = (cookie: string): [string, string] => ['Cookie', cookie];
 
   /** A fresh account with a session, an app token and a master token. */
@@ -121,7 +62,7 @@ describe('/auth', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    svc = await startTestService({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
+    svc = await startTestService({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, TRUST_PROXY: 'loopback' } });
   });
   afterAll(async () => {
     await svc?.close();
@@ -170,8 +111,24 @@ describe('/auth', () => {
       const first = validBody();
       await svc.http().post('/auth/register').send(first).expect(201);
       const other = validBody();
-      expectError(await svc.http().post('/auth/register').send({ ...other, username: first.username.toUpperCase() }), 409, 'USERNAME_TAKEN', 'username');
-      expectError(await svc.http().post('/auth/register').send({ ...other, username: first.username }), 409, 'USERNAME_TAKEN', 'username');
+      expectError(
+        await svc
+          .http()
+          .post('/auth/register')
+          .send({ ...other, username: first.username.toUpperCase() }),
+        409,
+        'USERNAME_TAKEN',
+        'username',
+      );
+      expectError(
+        await svc
+          .http()
+          .post('/auth/register')
+          .send({ ...other, username: first.username }),
+        409,
+        'USERNAME_TAKEN',
+        'username',
+      );
       // The refused request's e-mail address was not taken by it.
       expectEnvelope(await svc.http().post('/auth/register').send(other), 201, { id: expect.any(Number) });
     });
@@ -180,8 +137,24 @@ describe('/auth', () => {
       const first = validBody();
       await svc.http().post('/auth/register').send(first).expect(201);
       const other = validBody();
-      expectError(await svc.http().post('/auth/register').send({ ...other, email: first.email }), 409, 'EMAIL_TAKEN', 'email');
-      expectError(await svc.http().post('/auth/register').send({ ...other, email: first.email.toUpperCase() }), 409, 'EMAIL_TAKEN', 'email');
+      expectError(
+        await svc
+          .http()
+          .post('/auth/register')
+          .send({ ...other, email: first.email }),
+        409,
+        'EMAIL_TAKEN',
+        'email',
+      );
+      expectError(
+        await svc
+          .http()
+          .post('/auth/register')
+          .send({ ...other, email: first.email.toUpperCase() }),
+        409,
+        'EMAIL_TAKEN',
+        'email',
+      );
       // The refused request's username was not taken by it.
       expectEnvelope(await svc.http().post('/auth/register').send(other), 201, { id: expect.any(Number) });
     });
@@ -212,7 +185,11 @@ describe('/auth', () => {
     });
 
     it('names each bad member in its own entry', async () => {
-      const errors = expectError(await svc.http().post('/auth/register').send({ username: 'x', email: 'y', password: 'z', extra: 1 }), 400, 'VALIDATION_FAILED');
+      const errors = expectError(
+        await svc.http().post('/auth/register').send({ username: 'x', email: 'y', password: 'z', extra: 1 }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(errors.map((e) => e.field).sort()).toEqual(['email', 'extra', 'password', 'username']);
     });
   });
@@ -233,12 +210,24 @@ describe('/auth', () => {
       expectError(loginAgain, 401, 'INVALID_CREDENTIALS');
       expect(sessionCookieLine(loginAgain)).toBeUndefined();
       // Everything it owned is gone: its username and address are free again.
-      expectEnvelope(await svc.http().post('/auth/register').send({ username: a.account.username, email: a.account.email, password: a.account.password }), 201, { id: expect.any(Number) });
+      expectEnvelope(
+        await svc.http().post('/auth/register').send({ username: a.account.username, email: a.account.email, password: a.account.password }),
+        201,
+        { id: expect.any(Number) },
+      );
     });
 
     it('deletes the account with a master token', async () => {
       const a = await freshAccount('delm');
-      expectEnvelope(await svc.http().delete('/auth/register').set(...bearer(a.masterToken)).send({ password: a.account.password }), 200, { id: a.account.id, deleted: true });
+      expectEnvelope(
+        await svc
+          .http()
+          .delete('/auth/register')
+          .set(...bearer(a.masterToken))
+          .send({ password: a.account.password }),
+        200,
+        { id: a.account.id, deleted: true },
+      );
       expectError(await me(bearer(a.masterToken)), 401, 'INVALID_TOKEN');
       expectError(await me(bearer(a.appToken)), 401, 'INVALID_TOKEN');
       expectError(await me(withCookie(a.cookie)), 401, 'AUTH_REQUIRED');
@@ -254,13 +243,29 @@ describe('/auth', () => {
 
     it('refuses an app token with 403 FORBIDDEN, even with the right password', async () => {
       const a = await freshAccount('dela');
-      expectError(await svc.http().delete('/auth/register').set(...bearer(a.appToken)).send({ password: a.account.password }), 403, 'FORBIDDEN');
+      expectError(
+        await svc
+          .http()
+          .delete('/auth/register')
+          .set(...bearer(a.appToken))
+          .send({ password: a.account.password }),
+        403,
+        'FORBIDDEN',
+      );
       expect(expectSuccess<{ id: number }>(await me(bearer(a.appToken))).id).toBe(a.account.id);
     });
 
     it('needs credentials: 401 AUTH_REQUIRED', async () => {
       expectError(await svc.http().delete('/auth/register').send({ password: 'whatever-password' }), 401, 'AUTH_REQUIRED');
-      expectError(await svc.http().delete('/auth/register').set(...bearer('e'.repeat(64))).send({ password: 'whatever-password' }), 401, 'INVALID_TOKEN');
+      expectError(
+        await svc
+          .http()
+          .delete('/auth/register')
+          .set(...bearer('e'.repeat(64)))
+          .send({ password: 'whatever-password' }),
+        401,
+        'INVALID_TOKEN',
+      );
     });
 
     it.each<[string, (pw: string) => Record<string, unknown>, string]>([
@@ -293,11 +298,11 @@ describe('/auth', () => {
       const expires = Date.parse(String(attributes.get('expires')));
       expect(Math.abs(expires - (Date.now() + svc.config.session.ttlSeconds * 1000))).toBeLessThan(60_000);
       // The value is opaque: neither the username nor the password.
-      const value = line.split(';')[0].slice(svc.config.session.cookieName.length + 1);
+      const value = line.split(';')[0]!.slice(svc.config.session.cookieName.length + 1);
       expect(value.length).toBeGreaterThan(40);
       expect(value).not.toContain(account.username);
 
-      expect(expectSuccess<{ id: number }>(await me(withCookie(line.split(';')[0]))).id).toBe(account.id);
+      expect(expectSuccess<{ id: number }>(await me(withCookie(line.split(';')[0]!))).id).toBe(account.id);
     });
 
     it('marks the cookie Secure when the load balancer says the request came over TLS', async () => {
@@ -314,7 +319,7 @@ describe('/auth', () => {
       const account = await registerAccount(svc, 'bymail');
       const res = await loginRequest(account.email, account.password);
       expectEnvelope(res, 200, { authenticated: true });
-      const cookie = sessionCookieLine(res)!.split(';')[0];
+      const cookie = sessionCookieLine(res)!.split(';')[0]!;
       expect(expectSuccess<{ id: number; username: string }>(await me(withCookie(cookie)))).toMatchObject({ id: account.id, username: account.username });
     });
 
@@ -335,7 +340,7 @@ describe('/auth', () => {
       const first = await login(svc, account);
       const res = await svc.http().post('/auth/login').set('Cookie', first).send({ username: account.username, password: account.password });
       expectEnvelope(res, 200, { authenticated: true });
-      const second = sessionCookieLine(res)!.split(';')[0];
+      const second = sessionCookieLine(res)!.split(';')[0]!;
       expect(second).not.toBe(first);
       expectError(await me(withCookie(first)), 401, 'AUTH_REQUIRED');
       expect(expectSuccess<{ id: number }>(await me(withCookie(second))).id).toBe(account.id);
@@ -376,7 +381,7 @@ describe('/auth', () => {
       // The browser is told to drop the cookie...
       const cleared = sessionCookieLine(res);
       expect(cleared).toBeDefined();
-      expect(cleared!.split(';')[0]).toBe(`${svc.config.session.cookieName}=`);
+      expect(cleared!.split(';')[0]!).toBe(`${svc.config.session.cookieName}=`);
       expect(Date.parse(String(cookieAttributes(cleared!).get('expires')))).toBeLessThanOrEqual(Date.now());
       // ...and a client that keeps it anyway gets nowhere: the session no longer exists.
       expectError(await me(withCookie(cookie)), 401, 'AUTH_REQUIRED');
@@ -407,7 +412,10 @@ describe('/auth', () => {
     });
 
     it('answers 200 {valid: false} for a wrong password or an unknown user', async () => {
-      for (const body of [{ username: account.username, password: 'not the password' }, { username: unique('ghost'), password: account.password }]) {
+      for (const body of [
+        { username: account.username, password: 'not the password' },
+        { username: unique('ghost'), password: account.password },
+      ]) {
         const res = await svc.http().post('/auth/check').send(body);
         expectEnvelope(res, 200, { valid: false });
         expect(setCookies(res)).toEqual([]);
@@ -457,7 +465,13 @@ describe('/auth', () => {
       const cookieValue = a.cookie.slice(a.cookie.indexOf('=') + 1);
       const requests: [string, Response][] = [
         ['cookie', await svc.http().get('/auth/echo').set('Cookie', a.cookie)],
-        ['bearer', await svc.http().get('/auth/echo').set(...bearer(a.appToken))],
+        [
+          'bearer',
+          await svc
+            .http()
+            .get('/auth/echo')
+            .set(...bearer(a.appToken)),
+        ],
         ['bare Authorization', await svc.http().get('/auth/echo').set('Authorization', a.masterToken)],
         ['token header', await svc.http().get('/auth/echo').set('token', a.appToken)],
       ];
@@ -471,7 +485,10 @@ describe('/auth', () => {
 
     it('does not fail for bad credentials: authenticated is false', async () => {
       const invalid = 'c'.repeat(64);
-      const res = await svc.http().get('/auth/echo').set(...bearer(invalid));
+      const res = await svc
+        .http()
+        .get('/auth/echo')
+        .set(...bearer(invalid));
       expect(expectSuccess<{ authenticated: boolean }>(res).authenticated).toBe(false);
       expect(JSON.stringify(res.body)).not.toContain(invalid);
     });
@@ -548,7 +565,15 @@ describe('/auth', () => {
     });
 
     it('refuses a made-up token with 400 INVALID_RESET_TOKEN', async () => {
-      expectError(await svc.http().post('/auth/restore').send({ token: randomBytes(32).toString('hex'), password: newPassword() }), 400, 'INVALID_RESET_TOKEN', 'token');
+      expectError(
+        await svc
+          .http()
+          .post('/auth/restore')
+          .send({ token: randomBytes(32).toString('hex'), password: newPassword() }),
+        400,
+        'INVALID_RESET_TOKEN',
+        'token',
+      );
     });
 
     it.each<[string, Record<string, unknown>, string]>([
@@ -580,7 +605,16 @@ describe('/auth', () => {
     it('changes the password with a master token, ending the account’s sessions', async () => {
       const a = await freshAccount('pwdm');
       const password = newPassword();
-      expectEnvelope(await svc.http().post('/auth/pwdchange').set(...bearer(a.masterToken)).send({ current_password: a.account.password, new_password: password }), 200, null, [expect.any(String)]);
+      expectEnvelope(
+        await svc
+          .http()
+          .post('/auth/pwdchange')
+          .set(...bearer(a.masterToken))
+          .send({ current_password: a.account.password, new_password: password }),
+        200,
+        null,
+        [expect.any(String)],
+      );
       expect(await passwordWorks(a.account, password)).toBe(true);
       expect(await passwordWorks(a.account, a.account.password)).toBe(false);
       expectError(await me(withCookie(a.cookie)), 401, 'AUTH_REQUIRED');
@@ -590,14 +624,27 @@ describe('/auth', () => {
     it('refuses a wrong current password with 403 WRONG_PASSWORD, changing nothing', async () => {
       const a = await freshAccount('pwdw');
       const other = await login(svc, a.account);
-      expectError(await svc.http().post('/auth/pwdchange').set('Cookie', a.cookie).send({ current_password: 'not the password', new_password: newPassword() }), 403, 'WRONG_PASSWORD', 'current_password');
+      expectError(
+        await svc.http().post('/auth/pwdchange').set('Cookie', a.cookie).send({ current_password: 'not the password', new_password: newPassword() }),
+        403,
+        'WRONG_PASSWORD',
+        'current_password',
+      );
       expect(await passwordWorks(a.account, a.account.password)).toBe(true);
       expectSuccess(await me(withCookie(other)));
     });
 
     it('refuses an app token with 403 FORBIDDEN, changing nothing', async () => {
       const a = await freshAccount('pwda');
-      expectError(await svc.http().post('/auth/pwdchange').set(...bearer(a.appToken)).send({ current_password: a.account.password, new_password: newPassword() }), 403, 'FORBIDDEN');
+      expectError(
+        await svc
+          .http()
+          .post('/auth/pwdchange')
+          .set(...bearer(a.appToken))
+          .send({ current_password: a.account.password, new_password: newPassword() }),
+        403,
+        'FORBIDDEN',
+      );
       expect(await passwordWorks(a.account, a.account.password)).toBe(true);
       expectSuccess(await me(withCookie(a.cookie)));
     });

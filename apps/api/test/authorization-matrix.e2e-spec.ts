@@ -1,12 +1,15 @@
 import { CHIRPSTACK_UPLINK_SAMPLE, TTN_UPLINK_SAMPLE } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { accountWithCredentials, bearer, login } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 /*
  * Authorization matrix (OWASP API1 broken object-level, API5 broken function-level authorization).
@@ -19,7 +22,7 @@ import { startTestService, TEST_SECRETS, type TestService } from './support/harn
  * owner reads the object before and after. Ingest routes and the signed image link have their own
  * credentials and their own tables (INGEST, LINK).
  *
- * The rules, from CONTRACT §1, §3, §4, §11 and the README's Devices paragraph:
+ * The rules, from docs/api.md §1, §3, §4, §11 and the README's Devices paragraph:
  * - another account (and an administrator on /user routes) gets 404 NOT_FOUND, never 403, never data;
  * - a user the device is shared with reads it, sends and cancels commands, uploads and annotates
  *   images and edits the metadata (not owner_ref/user_ref, and no reference to its own network or
@@ -57,6 +60,8 @@ interface Entry {
   expect: { owner: Expect; shared: Expect | 'n/a'; other: Expect | 'n/a'; session?: Expect; app?: Expect; master?: Expect; admin?: Expect | 'n/a' };
   /** Server-Sent Events: only the status and content type are read. */
   sse?: boolean;
+  /** A success that is a file of this type, not an envelope (refusals still are). */
+  file?: string;
   /** What a successful call must have done (or not). */
   verify?: (role: Role, target: Target, body: unknown) => Promise<void>;
 }
@@ -69,12 +74,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sqlTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const ADMIN = { username: 'matrix_admin', password: 'matrix-admin-password-0123' };
 const CODEC = 'function decodeUplink(input) { return { data: { n: input.bytes.length }, warnings: [], errors: [] }; }';
-const SQUARE = { type: 'Polygon', coordinates: [[[4.88, 52.35], [4.89, 52.35], [4.89, 52.36], [4.88, 52.36], [4.88, 52.35]]] };
+const SQUARE = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [4.88, 52.35],
+      [4.89, 52.35],
+      [4.89, 52.36],
+      [4.88, 52.36],
+      [4.88, 52.35],
+    ],
+  ],
+};
 let pngSeed = 0;
 /** A tiny PNG, different at every call (a new image, not the same one again). */
 const tinyPng = () => {
   const n = ++pngSeed;
-  return sharp({ create: { width: 4, height: 4, channels: 3, background: { r: n % 256, g: (n >> 8) % 256, b: 77 } } }).png().toBuffer();
+  return sharp({ create: { width: 4, height: 4, channels: 3, background: { r: n % 256, g: (n >> 8) % 256, b: 77 } } })
+    .png()
+    .toBuffer();
 };
 
 describe('authorization matrix (OWASP API1/API5)', () => {
@@ -88,28 +106,76 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   /** A ChirpStack that never answers: dispatches hang until their timeout, so commands stay Created. */
   let blackhole: Server;
   const held = new Set<Socket>();
+  /** A webhook receiver that takes everything. */
+  const hooks = new WebhookReceiver();
   const fx = {} as {
-    eui: string; otherEui: string; network: number; codec: number; fence: number; command: number; hash: string; otherHash: string;
-    networkType: number; dataType: number; imageUrl: string; otherImageUrl: string;
+    eui: string;
+    otherEui: string;
+    network: number;
+    codec: number;
+    fence: number;
+    command: number;
+    hash: string;
+    otherHash: string;
+    networkType: number;
+    dataType: number;
+    imageUrl: string;
+    otherImageUrl: string;
+    integration: number;
+    delivery: number;
+    rule: number;
+    alert: number;
   };
 
   const credentials = (role: Role, who: Caller): [string, string] | null => {
     switch (role) {
-      case 'none': return null;
-      case 'expired': return bearer(expiredToken);
-      case 'other': return bearer(other.appToken);
-      case 'admin': return ['Cookie', adminCookie];
-      case 'shared': return bearer(shared.appToken);
-      case 'session': return ['Cookie', who.cookie];
-      case 'app': return bearer(who.appToken);
-      case 'master': return bearer(who.masterToken);
+      case 'none':
+        return null;
+      case 'expired':
+        return bearer(expiredToken);
+      case 'other':
+        return bearer(other.appToken);
+      case 'admin':
+        return ['Cookie', adminCookie];
+      case 'shared':
+        return bearer(shared.appToken);
+      case 'session':
+        return ['Cookie', who.cookie];
+      case 'app':
+        return bearer(who.appToken);
+      case 'master':
+        return bearer(who.masterToken);
     }
   };
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.masterToken)),
-    post: (path: string, body?: unknown) => svc.http().post(path).set(...bearer(who.masterToken)).send((body ?? {}) as object),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.masterToken)),
+    post: (path: string, body?: unknown) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.masterToken))
+        .send((body ?? {}) as object),
+    patch: (path: string, body: unknown) =>
+      svc
+        .http()
+        .patch(path)
+        .set(...bearer(who.masterToken))
+        .send(body as object),
   });
   const ownerGet = async <T>(path: string) => expectSuccess<T>(await as(owner).get(path));
+  let adminEdits = 0;
+  /** The image's hash once the worker made its thumbnail. */
+  const thumbReady = async (hash: string) => {
+    for (let i = 0; i < 200; i++) {
+      if ((await ownerGet<{ meta: { status: number } }>(`/user/device/image/${fx.eui}/${hash}`)).meta.status >= 4) return hash;
+      await sleep(50);
+    }
+    throw new Error(`no thumbnail for ${hash}`);
+  };
 
   // Fresh objects for calls that consume theirs.
   const freshDevice = async (shareWith: Caller[] = [shared]) => {
@@ -118,9 +184,14 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     for (const who of shareWith) expectSuccess(await as(owner).post(`/user/device/share/${eui}`, { username: who.account.username }), 201);
     return eui;
   };
-  const freshCommand = async () => expectSuccess<{ uid: number }>(await as(owner).post(`/user/device/command/${fx.eui}`, { port: 2, payload_hex: '0102' }), 201).uid;
+  const freshCommand = async () =>
+    expectSuccess<{ uid: number }>(await as(owner).post(`/user/device/command/${fx.eui}`, { port: 2, payload_hex: '0102' }), 201).uid;
   const freshImage = async (eui = fx.eui, who = owner) => {
-    const res = await svc.http().post(`/user/device/image/${eui}`).set(...bearer(who.appToken)).attach('file', await tinyPng(), 'tiny.png');
+    const res = await svc
+      .http()
+      .post(`/user/device/image/${eui}`)
+      .set(...bearer(who.appToken))
+      .attach('file', await tinyPng(), 'tiny.png');
     return expectSuccess<{ hash: string; meta: { url: string } }>(res, 201);
   };
   const freshToken = async (type: 'API' | 'master', who = owner) => {
@@ -128,14 +199,40 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     return uid;
   };
   const tokenUids = async (who = owner) => expectSuccess<{ uid: number }[]>(await svc.http().get('/user/token').set('Cookie', who.cookie)).map((t) => t.uid);
+  const offersOf = (who: Caller) =>
+    as(who)
+      .get('/user/device/handover')
+      .then((r) => r.body.data);
   const relation = (eui: string, accountId: number) => ownerGet<{ result: string }>(`/user/device/result/${eui}/${accountId}`);
   const commandState = async (uid: number) => (await ownerGet<{ uid: number; status: string }[]>(`/user/device/command/${fx.eui}`)).find((c) => c.uid === uid);
-  const imageState = (eui: string, hash: string) => as(owner).get(`/user/device/image/${eui}/${hash}`).then((r) => ({ status: r.status, annotations: r.body.data?.meta?.annotations ?? null }));
+  const imageState = (eui: string, hash: string) =>
+    as(owner)
+      .get(`/user/device/image/${eui}/${hash}`)
+      .then((r) => ({ status: r.status, annotations: r.body.data?.meta?.annotations ?? null }));
   const freshAccount = () => accountWithCredentials(svc, 'matrix_fresh');
+  const sessionIds = async (who: Caller) => expectSuccess<{ id: string }[]>(await as(who).get('/user/session')).map((s) => s.id);
+  /** Signs the account in once more; answers the new session's id. */
+  const freshSessionOf = async (who: Caller) => {
+    const before = await sessionIds(who);
+    await login(svc, who.account);
+    const [id, ...more] = (await sessionIds(who)).filter((i) => !before.includes(i));
+    expect({ id, more }).toEqual({ id: expect.any(String), more: [] });
+    return id!;
+  };
+  /** The owner's view of the fixture integration and its delivery (the integration is disabled: nothing moves by itself). */
+  const integrationState = async () => ({
+    integration: await ownerGet<{ name: string }>(`/user/integration/${fx.integration}`),
+    deliveries: await ownerGet<{ id: number; state: string; attempts: number }[]>(`/user/integration/${fx.integration}/deliveries`),
+  });
 
   /** Whether the account still works: its master token opens GET /user, and its password logs in. */
   const accountState = (who: Caller) => async () => ({
-    me: (await svc.http().get('/user').set(...bearer(who.masterToken))).status,
+    me: (
+      await svc
+        .http()
+        .get('/user')
+        .set(...bearer(who.masterToken))
+    ).status,
     login: (await svc.http().post('/auth/check').send({ username: who.account.username, password: who.account.password })).body.data,
   });
 
@@ -144,13 +241,21 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     {
       route: 'POST /user/device/{eui}',
       target: async () => ({ path: `/user/device/${fx.eui}`, body: { label: 'taken' }, state: () => ownerGet(`/user/device/meta/${fx.eui}`) }),
-      expect: { owner: [409, 'DEVICE_EXISTS'], shared: [409, 'DEVICE_OWNED_ELSEWHERE'], other: [409, 'DEVICE_OWNED_ELSEWHERE'], admin: [409, 'DEVICE_OWNED_ELSEWHERE'] },
+      expect: {
+        owner: [409, 'DEVICE_EXISTS'],
+        shared: [409, 'DEVICE_OWNED_ELSEWHERE'],
+        other: [409, 'DEVICE_OWNED_ELSEWHERE'],
+        admin: [409, 'DEVICE_OWNED_ELSEWHERE'],
+      },
     },
     {
       route: 'DELETE /user/device/{eui}',
       target: async () => {
         const eui = await freshDevice();
-        return { path: `/user/device/${eui}`, state: async () => ({ owned: (await as(owner).get(`/user/device/meta/${eui}`)).status, shared: (await relation(eui, shared.account.id)).result }) };
+        return {
+          path: `/user/device/${eui}`,
+          state: async () => ({ owned: (await as(owner).get(`/user/device/meta/${eui}`)).status, shared: (await relation(eui, shared.account.id)).result }),
+        };
       },
       expect: { owner: 200, shared: 200, other: NOT_FOUND },
       // The shared user's delete drops only its own association: the owner keeps the device.
@@ -177,7 +282,11 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     {
       route: 'POST /user/device/meta/{eui}',
       variant: 'owner_ref (a hand-over)',
-      target: async () => ({ path: `/user/device/meta/${fx.eui}`, body: { owner_ref: owner.account.id }, state: () => ownerGet(`/user/device/meta/${fx.eui}`) }),
+      target: async () => ({
+        path: `/user/device/meta/${fx.eui}`,
+        body: { owner_ref: owner.account.id },
+        state: () => ownerGet(`/user/device/meta/${fx.eui}`),
+      }),
       expect: { owner: 200, shared: [403, 'FORBIDDEN'], other: NOT_FOUND },
     },
     {
@@ -186,7 +295,13 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       target: async (role) => {
         // Each account names a network of its own: the shared user may not route the owner's downlinks through it.
         const by = role === 'shared' ? shared : role === 'other' ? other : owner;
-        const network = role === 'none' || role === 'expired' || role === 'admin' ? fx.network : expectSuccess<{ uid: number }>(await as(by).post('/user/network', { name: 'mine', adapter: 'chirpstack', base_url: 'https://203.0.113.10', api_key: 'k-0123456789' }), 201).uid;
+        const network =
+          role === 'none' || role === 'expired' || role === 'admin'
+            ? fx.network
+            : expectSuccess<{ uid: number }>(
+                await as(by).post('/user/network', { name: 'mine', adapter: 'chirpstack', base_url: 'https://8.8.4.4', api_key: 'k-0123456789' }),
+                201,
+              ).uid;
         const eui = await freshDevice();
         return { path: `/user/device/meta/${eui}`, body: { network_ref: network }, state: () => ownerGet(`/user/device/meta/${eui}`) };
       },
@@ -197,7 +312,10 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       variant: 'decoder_ref of the caller’s own codec',
       target: async (role) => {
         const by = role === 'shared' ? shared : role === 'other' ? other : owner;
-        const codec = role === 'none' || role === 'expired' || role === 'admin' ? fx.codec : expectSuccess<{ uid: number }>(await as(by).post('/user/codec', { name: `mine-${randomBytes(4).toString('hex')}`, script: CODEC }), 201).uid;
+        const codec =
+          role === 'none' || role === 'expired' || role === 'admin'
+            ? fx.codec
+            : expectSuccess<{ uid: number }>(await as(by).post('/user/codec', { name: `mine-${randomBytes(4).toString('hex')}`, script: CODEC }), 201).uid;
         const eui = await freshDevice();
         return { path: `/user/device/meta/${eui}`, body: { decoder_ref: codec }, state: () => ownerGet(`/user/device/meta/${eui}`) };
       },
@@ -229,16 +347,73 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       },
       expect: { owner: 200, shared: [403, 'FORBIDDEN'], other: NOT_FOUND },
     },
+    {
+      route: 'GET /user/device/share/{eui}',
+      target: async () => ({ path: `/user/device/share/${fx.eui}` }),
+      expect: { owner: 200, shared: FORBIDDEN, other: NOT_FOUND },
+    },
+    // Hand-over by consent: the owner offers; the receiving account accepts or declines.
+    {
+      route: 'POST /user/device/handover/{eui}',
+      // An offer of the fixture device: a new one replaces it, nothing moves.
+      target: async () => ({ path: `/user/device/handover/${fx.eui}`, body: { username: carol.account.username }, state: () => offersOf(carol) }),
+      expect: { owner: 201, shared: FORBIDDEN, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /user/device/handover/{eui}',
+      target: async () => {
+        expectSuccess(await as(owner).post(`/user/device/handover/${fx.eui}`, { username: carol.account.username }), 201);
+        return { path: `/user/device/handover/${fx.eui}`, state: () => offersOf(carol) };
+      },
+      expect: { owner: 200, shared: FORBIDDEN, other: NOT_FOUND },
+    },
+    ...(['accept', 'decline'] as const).map((step): Entry => ({
+      route: `POST /user/device/handover/{eui}/${step}`,
+      // Offered by carol to the owner: the owner roles are the receiver.
+      target: async () => {
+        const eui = newEui();
+        expectSuccess(await as(carol).post(`/user/device/${eui}`, { label: 'offered' }), 201);
+        expectSuccess(await as(carol).post(`/user/device/handover/${eui}`, { username: owner.account.username }), 201);
+        return { path: `/user/device/handover/${eui}/${step}`, state: () => offersOf(carol) };
+      },
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    })),
     // History
-    ...['table', 'data'].map((view): Entry => ({ route: `GET /user/device/${view}/{eui}`, target: async () => ({ path: `/user/device/${view}/${fx.eui}` }), expect: { owner: 200, shared: 200, other: NOT_FOUND } })),
-    { route: 'GET /user/device/live/{eui}', sse: true, target: async () => ({ path: `/user/device/live/${fx.eui}` }), expect: { owner: 200, shared: 200, other: NOT_FOUND } },
+    ...['table', 'data'].map((view): Entry => ({
+      route: `GET /user/device/${view}/{eui}`,
+      target: async () => ({ path: `/user/device/${view}/${fx.eui}` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    })),
+    {
+      route: 'GET /user/device/live/{eui}',
+      sse: true,
+      target: async () => ({ path: `/user/device/live/${fx.eui}` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    },
     { route: 'GET /test/uplink/{eui}', target: async () => ({ path: `/test/uplink/${fx.eui}` }), expect: { owner: 200, shared: 200, other: NOT_FOUND } },
+    {
+      route: 'GET /user/device/series/{eui}',
+      target: async () => ({ path: `/user/device/series/${fx.eui}?members=temperature&from=1777636800&to=1777640400&interval=5m` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    },
     // Commands
-    { route: 'GET /user/device/command/{eui}', target: async () => ({ path: `/user/device/command/${fx.eui}` }), expect: { owner: 200, shared: 200, other: NOT_FOUND } },
-    { route: 'GET /user/device/command/{eui}/available', target: async () => ({ path: `/user/device/command/${fx.eui}/available` }), expect: { owner: 200, shared: 200, other: NOT_FOUND } },
+    {
+      route: 'GET /user/device/command/{eui}',
+      target: async () => ({ path: `/user/device/command/${fx.eui}` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    },
+    {
+      route: 'GET /user/device/command/{eui}/available',
+      target: async () => ({ path: `/user/device/command/${fx.eui}/available` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    },
     {
       route: 'POST /user/device/command/{eui}',
-      target: async () => ({ path: `/user/device/command/${fx.eui}`, body: { port: 3, payload_hex: '03' }, state: async () => (await ownerGet<unknown[]>(`/user/device/command/${fx.eui}`)).length }),
+      target: async () => ({
+        path: `/user/device/command/${fx.eui}`,
+        body: { port: 3, payload_hex: '03' },
+        state: async () => (await ownerGet<unknown[]>(`/user/device/command/${fx.eui}`)).length,
+      }),
       expect: { owner: 201, shared: 201, other: NOT_FOUND },
     },
     {
@@ -246,6 +421,14 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       target: async () => {
         const uid = await freshCommand();
         return { path: `/user/device/command/${fx.eui}/${uid}`, state: () => commandState(uid) };
+      },
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /user/device/command/{eui}',
+      target: async () => {
+        const uid = await freshCommand();
+        return { path: `/user/device/command/${fx.eui}`, state: () => commandState(uid) };
       },
       expect: { owner: 200, shared: 200, other: NOT_FOUND },
     },
@@ -259,13 +442,25 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       expect: { owner: 200, shared: 200, other: NOT_FOUND },
     },
     // Images
-    { route: 'GET /user/device/image/{eui}', target: async () => ({ path: `/user/device/image/${fx.eui}` }), expect: { owner: 200, shared: 200, other: NOT_FOUND } },
+    {
+      route: 'GET /user/device/image/{eui}',
+      target: async () => ({ path: `/user/device/image/${fx.eui}` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    },
     {
       route: 'POST /user/device/image/{eui}',
-      target: async () => ({ path: `/user/device/image/${fx.eui}`, file: await tinyPng(), state: async () => (await ownerGet<unknown[]>(`/user/device/image/${fx.eui}`)).length }),
+      target: async () => ({
+        path: `/user/device/image/${fx.eui}`,
+        file: await tinyPng(),
+        state: async () => (await ownerGet<unknown[]>(`/user/device/image/${fx.eui}`)).length,
+      }),
       expect: { owner: 201, shared: 201, other: NOT_FOUND },
     },
-    { route: 'GET /user/device/image/{eui}/{image_hash}', target: async () => ({ path: `/user/device/image/${fx.eui}/${fx.hash}` }), expect: { owner: 200, shared: 200, other: NOT_FOUND } },
+    {
+      route: 'GET /user/device/image/{eui}/{image_hash}',
+      target: async () => ({ path: `/user/device/image/${fx.eui}/${fx.hash}` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+    },
     {
       route: 'GET /user/device/image/{eui}/{image_hash}',
       variant: 'the caller’s own EUI with the owner’s image hash',
@@ -289,8 +484,35 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       }),
       expect: { owner: 200, shared: 200, other: NOT_FOUND },
     },
+    {
+      route: 'GET /user/device/image/{eui}/{image_hash}/thumb',
+      target: async (role) => ({ path: `/user/device/image/${role === 'other' ? fx.otherEui : fx.eui}/${await thumbReady(fx.hash)}/thumb` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+      file: 'image/jpeg',
+    },
+    {
+      route: 'GET /user/image',
+      variant: 'one camera (eui in the query)',
+      target: async () => ({ path: `/user/image?eui=${fx.eui}` }),
+      expect: { owner: 200, shared: 200, other: NOT_FOUND },
+      verify: async (_role, _target, data) => expect((data as { hash: string }[]).map((i) => i.hash)).toContain(fx.hash),
+    },
     // Fences, networks, codecs, gateways: per account, never shared.
     { route: 'GET /user/fence/{uid}', target: async () => ({ path: `/user/fence/${fx.fence}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    {
+      route: 'GET /user/fence/{uid}/devices',
+      target: async () => ({ path: `/user/fence/${fx.fence}/devices` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'PATCH /user/fence/{uid}',
+      target: async () => ({
+        path: `/user/fence/${fx.fence}`,
+        body: { name: `matrix fence ${randomBytes(3).toString('hex')}` },
+        state: async () => (await ownerGet<{ name: string }>(`/user/fence/${fx.fence}`)).name,
+      }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
     {
       route: 'DELETE /user/fence/{uid}',
       target: async () => {
@@ -302,31 +524,176 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     {
       route: 'DELETE /user/network/{uid}',
       target: async () => {
-        const { uid } = expectSuccess<{ uid: number }>(await as(owner).post('/user/network', { name: 'gone', adapter: 'chirpstack', base_url: 'https://203.0.113.10', api_key: 'k-0123456789' }), 201);
+        const { uid } = expectSuccess<{ uid: number }>(
+          await as(owner).post('/user/network', { name: 'gone', adapter: 'chirpstack', base_url: 'https://8.8.4.4', api_key: 'k-0123456789' }),
+          201,
+        );
         return { path: `/user/network/${uid}`, state: async () => (await ownerGet<{ uid: number }[]>('/user/network')).some((n) => n.uid === uid) };
       },
       expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
     },
-    { route: 'GET /datamodel/network/{uid}', target: async () => ({ path: `/datamodel/network/${fx.network}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
-    { route: 'GET /user/gateways/{network_ref}', target: async () => ({ path: `/user/gateways/${fx.network}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    {
+      route: 'GET /datamodel/network/{uid}',
+      target: async () => ({ path: `/datamodel/network/${fx.network}` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'GET /user/gateways/{network_ref}',
+      target: async () => ({ path: `/user/gateways/${fx.network}` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
     {
       route: 'DELETE /user/codec/{uid}',
       target: async () => {
-        const { uid } = expectSuccess<{ uid: number }>(await as(owner).post('/user/codec', { name: `gone-${randomBytes(4).toString('hex')}`, script: CODEC }), 201);
+        const { uid } = expectSuccess<{ uid: number }>(
+          await as(owner).post('/user/codec', { name: `gone-${randomBytes(4).toString('hex')}`, script: CODEC }),
+          201,
+        );
         return { path: `/user/codec/${uid}`, state: async () => (await ownerGet<{ uid: number }[]>('/user/codec')).some((c) => c.uid === uid) };
       },
       expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
     },
-    { route: 'GET /datamodel/decoder/{decoder_id}', target: async () => ({ path: `/datamodel/decoder/${fx.codec}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    { route: 'GET /user/codec/{uid}', target: async () => ({ path: `/user/codec/${fx.codec}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    {
+      route: 'PATCH /user/codec/{uid}',
+      target: async () => ({
+        path: `/user/codec/${fx.codec}`,
+        body: { description: `changed ${randomBytes(2).toString('hex')}` },
+        state: async () => (await ownerGet<{ uid: number; description: string }[]>('/user/codec')).find((c) => c.uid === fx.codec)?.description,
+      }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'POST /user/codec/try',
+      variant: 'examples_of the owner’s codec',
+      target: async () => ({ path: '/user/codec/try', body: { script: CODEC, examples_of: fx.codec } }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'POST /user/device/import',
+      variant: 'a row whose decoder is the owner’s codec',
+      target: async (role) => ({
+        path: '/user/device/import',
+        body: [{ eui: newEui(), label: `imported by ${role}`, decoder: fx.codec }],
+        state: async () => (await ownerGet<string[]>('/user/device')).length,
+      }),
+      // A shared user imports onto its own account, where the owner's codec does not exist (400 naming the row's decoder).
+      expect: { owner: 201, shared: [400, 'VALIDATION_FAILED'], other: [400, 'VALIDATION_FAILED'] },
+    },
+    {
+      route: 'GET /datamodel/decoder/{decoder_id}',
+      target: async () => ({ path: `/datamodel/decoder/${fx.codec}` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    // Integrations, alert rules and alerts: per account, never shared (a shared device's events reach
+    // the integrations of both accounts, each its own).
+    {
+      route: 'POST /user/integration',
+      variant: 'a device filter naming the owner’s device',
+      target: async () => ({
+        path: '/user/integration',
+        body: { name: 'matrix', kind: 'webhook', url: `${hooks.url}/new`, events: ['alert'], devices: { euis: [fx.eui] } },
+      }),
+      expect: { owner: 201, shared: 201, other: [404, 'NOT_FOUND'] },
+    },
+    {
+      route: 'GET /user/integration/{uid}',
+      target: async () => ({ path: `/user/integration/${fx.integration}` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'PATCH /user/integration/{uid}',
+      target: async () => ({
+        path: `/user/integration/${fx.integration}`,
+        body: { name: `renamed ${randomBytes(2).toString('hex')}` },
+        state: () => integrationState(),
+      }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /user/integration/{uid}',
+      target: async () => {
+        const { uid } = expectSuccess<{ uid: number }>(
+          await as(owner).post('/user/integration', { name: 'gone', kind: 'webhook', url: `${hooks.url}/gone`, events: ['alert'] }),
+          201,
+        );
+        return { path: `/user/integration/${uid}`, state: async () => (await as(owner).get(`/user/integration/${uid}`)).status };
+      },
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'GET /user/integration/{uid}/deliveries',
+      target: async () => ({ path: `/user/integration/${fx.integration}/deliveries` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'POST /user/integration/{uid}/deliveries/{id}/redeliver',
+      target: async () => ({ path: `/user/integration/${fx.integration}/deliveries/${fx.delivery}/redeliver`, state: () => integrationState() }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'POST /user/rule',
+      variant: 'naming the owner’s fence',
+      target: async () => ({ path: '/user/rule', body: { name: 'matrix', kind: 'fence', fence: fx.fence, on: 'leave' } }),
+      expect: { owner: 201, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    { route: 'GET /user/rule/{uid}', target: async () => ({ path: `/user/rule/${fx.rule}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    {
+      route: 'PATCH /user/rule/{uid}',
+      target: async () => ({
+        path: `/user/rule/${fx.rule}`,
+        body: { name: `renamed ${randomBytes(2).toString('hex')}` },
+        state: () => ownerGet(`/user/rule/${fx.rule}`),
+      }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /user/rule/{uid}',
+      target: async () => {
+        const { uid } = expectSuccess<{ uid: number }>(await as(owner).post('/user/rule', { name: 'gone', kind: 'offline', minutes: 600 }), 201);
+        return { path: `/user/rule/${uid}`, state: async () => (await as(owner).get(`/user/rule/${uid}`)).status };
+      },
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    { route: 'GET /user/alert/{uid}', target: async () => ({ path: `/user/alert/${fx.alert}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    {
+      route: 'POST /user/alert/{uid}/ack',
+      target: async () => ({ path: `/user/alert/${fx.alert}/ack`, state: () => ownerGet(`/user/alert/${fx.alert}`) }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
     // The platform's own datamodel: the same for every account.
-    { route: 'GET /datamodel/network/by_type/{uid}', target: async () => ({ path: `/datamodel/network/by_type/${fx.networkType}` }), expect: { owner: 200, shared: 200, other: 200 } },
-    { route: 'GET /datamodel/data/type/{type_id}', target: async () => ({ path: `/datamodel/data/type/${fx.dataType}` }), expect: { owner: 200, shared: 200, other: 200 } },
+    {
+      route: 'GET /datamodel/network/by_type/{uid}',
+      target: async () => ({ path: `/datamodel/network/by_type/${fx.networkType}` }),
+      expect: { owner: 200, shared: 200, other: 200 },
+    },
+    {
+      route: 'GET /datamodel/data/type/{type_id}',
+      target: async () => ({ path: `/datamodel/data/type/${fx.dataType}` }),
+      expect: { owner: 200, shared: 200, other: 200 },
+    },
     // Administrators only.
-    { route: 'GET /cache/status/{eui}', target: async () => ({ path: `/cache/status/${fx.eui}` }), expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 } },
+    {
+      route: 'GET /cache/status/{eui}',
+      target: async () => ({ path: `/cache/status/${fx.eui}` }),
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
+    },
     {
       route: 'POST /cache/invalidate/{eui}',
-      target: async () => ({ path: `/cache/invalidate/${fx.eui}`, state: async () => (await as(owner).get(`/user/device/data/${fx.eui}`)).body.meta.cache_file_version }),
+      target: async () => ({
+        path: `/cache/invalidate/${fx.eui}`,
+        state: async () => (await as(owner).get(`/user/device/data/${fx.eui}`)).body.meta.cache_file_version,
+      }),
       expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 202 },
+    },
+    {
+      route: 'PATCH /admin/accounts/{id}',
+      target: async () => ({
+        path: `/admin/accounts/${owner.account.id}`,
+        body: { max_devices: 500 + (++adminEdits % 7) },
+        state: async () => (await ownerGet<{ max_devices: number }>('/user')).max_devices,
+      }),
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
     },
     // Tokens and the account: what an app token may not do (API5).
     {
@@ -363,11 +730,51 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         expect({ role, types: [...types].sort() }).toEqual({ role, types: role === 'app' ? ['app'] : ['app', 'master'] });
       },
     },
+    // Sessions: a session or a master token lists and ends them; an app token may not (docs/api.md §3).
+    {
+      route: 'GET /user/session',
+      target: async () => ({ path: '/user/session' }),
+      expect: { owner: 200, app: FORBIDDEN, shared: 'n/a', other: 'n/a', admin: 'n/a' },
+      verify: async (role, _target, data) => {
+        const listed = data as { current: boolean }[];
+        expect({ role, current: listed.filter((s) => s.current).length }).toEqual({ role, current: role === 'session' ? 1 : 0 });
+      },
+    },
+    {
+      route: 'DELETE /user/session/{id}',
+      // Another account's app token is refused for being an app token, whatever the id: no oracle either way.
+      target: async () => {
+        const id = await freshSessionOf(owner);
+        return { path: `/user/session/${id}`, state: async () => (await sessionIds(owner)).includes(id) };
+      },
+      expect: { owner: 200, app: FORBIDDEN, shared: FORBIDDEN, other: FORBIDDEN, admin: NOT_FOUND },
+      verify: async (role, target) => {
+        expect({ role, left: (await sessionIds(owner)).includes(target.path.split('/').pop()!) }).toEqual({ role, left: false });
+      },
+    },
+    {
+      route: 'DELETE /user/session',
+      target: async (role) => {
+        // Ends every other session of the account: a fresh account, so that the owner's session stays.
+        const who = role === 'session' || role === 'master' || role === 'app' ? await freshAccount() : owner;
+        await freshSessionOf(who);
+        return { path: '/user/session', owner: who, state: async () => (await sessionIds(who)).sort() };
+      },
+      expect: { owner: 200, app: FORBIDDEN, shared: 'n/a', other: 'n/a', admin: 'n/a' },
+      verify: async (role, target) => {
+        expect({ role, left: (await sessionIds(target.owner!)).length }).toEqual({ role, left: role === 'session' ? 1 : 0 });
+      },
+    },
     {
       route: 'POST /auth/pwdchange',
       target: async (role) => {
         const who = role === 'session' || role === 'master' || role === 'app' ? await freshAccount() : owner;
-        return { path: '/auth/pwdchange', owner: who, body: { current_password: who.account.password, new_password: `new-${who.account.password}` }, state: accountState(who) };
+        return {
+          path: '/auth/pwdchange',
+          owner: who,
+          body: { current_password: who.account.password, new_password: `new-${who.account.password}` },
+          state: accountState(who),
+        };
       },
       expect: { owner: 200, app: FORBIDDEN, shared: 'n/a', other: 'n/a', admin: 'n/a' },
     },
@@ -382,7 +789,17 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   ];
 
   /** Routes that name an object in the body rather than the path, or that only a master credential may call. */
-  const BODY_OBJECT_ROUTES = ['DELETE /user/token', 'POST /user/token', 'GET /user/token', 'POST /auth/pwdchange', 'DELETE /auth/register'];
+  const BODY_OBJECT_ROUTES = [
+    'DELETE /user/token',
+    'POST /user/token',
+    'GET /user/token',
+    'POST /auth/pwdchange',
+    'DELETE /auth/register',
+    'POST /user/codec/try',
+    'POST /user/device/import',
+    'GET /user/session',
+    'DELETE /user/session',
+  ];
 
   beforeAll(async () => {
     blackhole = createServer(() => undefined);
@@ -391,32 +808,84 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       s.on('close', () => held.delete(s));
     });
     await new Promise<void>((r) => blackhole.listen(0, '127.0.0.1', () => r()));
+    await hooks.start();
     svc = await startTestService({
       env: {
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',
         RATE_LIMIT_PER_MINUTE: '100000',
+        // Fresh devices per line, and the devices the owner accepts in the hand-over lines.
+        ACCOUNT_MAX_DEVICES: '500',
         // The blackhole ChirpStack is on loopback; the SSRF guard is ssrf.e2e-spec's subject.
         OUTBOUND_ALLOW_PRIVATE: 'true',
         ADMIN_USERNAME: ADMIN.username,
         ADMIN_PASSWORD: ADMIN.password,
+        OFFLINE_CHECK_SECONDS: '1',
       },
     });
-    [owner, shared, other, carol] = await Promise.all(['owner', 'shared', 'other', 'carol'].map((p) => accountWithCredentials(svc, `matrix_${p}`)));
+    [owner, shared, other, carol] = await Promise.all([
+      accountWithCredentials(svc, 'matrix_owner'),
+      accountWithCredentials(svc, 'matrix_shared'),
+      accountWithCredentials(svc, 'matrix_other'),
+      accountWithCredentials(svc, 'matrix_carol'),
+    ]);
     adminCookie = await login(svc, { id: 0, email: '', ...ADMIN });
 
     // An app token of the owner's that expires in a few seconds (the API takes only future times).
     const until = Date.now() + 6_000;
-    const expiredUid = expectSuccess<number>(await svc.http().post('/user/token').set('Cookie', owner.cookie).send({ type: 'API', until: sqlTime(until) }), 201);
-    expiredToken = (expectSuccess<{ uid: number; hash: string }[]>(await svc.http().get('/user/token').set('Cookie', owner.cookie)).find((t) => t.uid === expiredUid))!.hash;
+    const expiredUid = expectSuccess<number>(
+      await svc
+        .http()
+        .post('/user/token')
+        .set('Cookie', owner.cookie)
+        .send({ type: 'API', until: sqlTime(until) }),
+      201,
+    );
+    expiredToken = expectSuccess<{ uid: number; hash: string }[]>(await svc.http().get('/user/token').set('Cookie', owner.cookie)).find(
+      (t) => t.uid === expiredUid,
+    )!.hash;
 
-    fx.network = expectSuccess<{ uid: number }>(await as(owner).post('/user/network', { name: 'blackhole', adapter: 'chirpstack', base_url: `http://127.0.0.1:${(blackhole.address() as AddressInfo).port}`, api_key: 'k-0123456789' }), 201).uid;
+    fx.network = expectSuccess<{ uid: number }>(
+      await as(owner).post('/user/network', {
+        name: 'blackhole',
+        adapter: 'chirpstack',
+        base_url: `http://127.0.0.1:${(blackhole.address() as AddressInfo).port}`,
+        api_key: 'k-0123456789',
+      }),
+      201,
+    ).uid;
     fx.codec = expectSuccess<{ uid: number }>(await as(owner).post('/user/codec', { name: 'matrix codec', script: CODEC }), 201).uid;
     fx.fence = expectSuccess<{ uid: number }>(await as(owner).post('/user/fence', { name: 'matrix fence', geometry: SQUARE }), 201).uid;
     fx.eui = await freshDevice();
+    fx.integration = expectSuccess<{ uid: number }>(
+      await as(owner).post('/user/integration', {
+        name: 'matrix',
+        kind: 'webhook',
+        url: `${hooks.url}/matrix`,
+        events: ['uplink'],
+        devices: { euis: [fx.eui] },
+      }),
+      201,
+    ).uid;
     fx.otherEui = newEui();
     expectSuccess(await as(other).post(`/user/device/${fx.otherEui}`), 201);
     const items = [1, 2, 3].map((fcnt) => ({ devEUI: fx.eui, port: 1, payload_hex: '0167010E', fcnt, time_stamp_unix: 1_777_636_800 + fcnt }));
-    expect(expectSuccess<{ accepted: number }>(await svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(items), 202).accepted).toBe(3);
+    expect(
+      expectSuccess<{ accepted: number }>(await svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(items), 202).accepted,
+    ).toBe(3);
+    // The fixture uplinks are old: an offline rule of a minute raises an alert for the device at once.
+    fx.rule = expectSuccess<{ uid: number }>(
+      await as(owner).post('/user/rule', { name: 'matrix', kind: 'offline', minutes: 1, devices: { euis: [fx.eui] } }),
+      201,
+    ).uid;
+    for (let i = 0; i < 300 && !(fx.delivery && fx.alert); i++) {
+      await sleep(100);
+      fx.delivery =
+        (await ownerGet<{ id: number; state: string }[]>(`/user/integration/${fx.integration}/deliveries`)).find((d) => d.state === 'delivered')?.id ?? 0;
+      fx.alert = (await ownerGet<{ uid: number }[]>(`/user/alert?eui=${fx.eui}`))[0]?.uid ?? 0;
+    }
+    expect(fx.delivery && fx.alert).toBeTruthy();
+    // Disabled, so that nothing of it moves by itself while the matrix compares before and after.
+    expectSuccess(await as(owner).patch(`/user/integration/${fx.integration}`, { enabled: false }));
     fx.command = await freshCommand();
     const image = await freshImage();
     fx.hash = image.hash;
@@ -424,17 +893,25 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     const otherImage = await freshImage(fx.otherEui, other);
     fx.otherHash = otherImage.hash;
     fx.otherImageUrl = otherImage.meta.url;
-    fx.networkType = (await ownerGet<{ uid: number }[]>('/datamodel/network/type'))[0].uid;
-    fx.dataType = (await ownerGet<{ uid: number }[]>('/datamodel/data/type/all'))[0].uid;
+    fx.networkType = (await ownerGet<{ uid: number }[]>('/datamodel/network/type'))[0]!.uid;
+    fx.dataType = (await ownerGet<{ uid: number }[]>('/datamodel/data/type/all'))[0]!.uid;
     // The token's expiry is whole seconds, compared with the database's clock: a second's margin.
     await sleep(Math.max(0, until + 1_500 - Date.now()));
-    expectError(await svc.http().get('/user').set(...bearer(expiredToken)), 401, 'TOKEN_EXPIRED');
+    expectError(
+      await svc
+        .http()
+        .get('/user')
+        .set(...bearer(expiredToken)),
+      401,
+      'TOKEN_EXPIRED',
+    );
   }, 120_000);
 
   afterAll(async () => {
     for (const s of held) s.destroy();
     await new Promise((r) => blackhole?.close(r));
     await svc?.close();
+    await hooks.stop();
   });
 
   /** Status and envelope of an SSE route: the stream is dropped as soon as its head arrives. */
@@ -459,7 +936,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     const header = credentials(role, target.owner ?? owner);
     const [method] = entry.route.split(' ');
     if (entry.sse) return sse(target.path, header);
-    const req = svc.http()[method.toLowerCase() as 'get' | 'post' | 'delete'](target.path);
+    const req = svc.http()[method!.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](target.path);
     if (header) req.set(...header);
     if (target.file) return req.attach('file', target.file, 'matrix.png');
     return target.body === undefined ? req : req.send(target.body as object);
@@ -468,14 +945,22 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   const expected = (entry: Entry, role: Role): Expect | 'n/a' => {
     const e = entry.expect;
     switch (role) {
-      case 'none': return [401, 'AUTH_REQUIRED'];
-      case 'expired': return [401, 'TOKEN_EXPIRED'];
-      case 'other': return e.other;
-      case 'admin': return e.admin ?? e.other;
-      case 'shared': return e.shared;
-      case 'session': return e.session ?? e.owner;
-      case 'app': return e.app ?? e.owner;
-      case 'master': return e.master ?? e.owner;
+      case 'none':
+        return [401, 'AUTH_REQUIRED'];
+      case 'expired':
+        return [401, 'TOKEN_EXPIRED'];
+      case 'other':
+        return e.other;
+      case 'admin':
+        return e.admin ?? e.other;
+      case 'shared':
+        return e.shared;
+      case 'session':
+        return e.session ?? e.owner;
+      case 'app':
+        return e.app ?? e.owner;
+      case 'master':
+        return e.master ?? e.owner;
     }
   };
 
@@ -483,61 +968,78 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
     const keys = routes.map((r) => `${r.method} ${r.path}`);
     const covered = new Set([...MATRIX.map((e) => e.route), ...INGEST_ROUTES, LINK_ROUTE]);
-    const needed = routes.filter((r) => r.path.includes('{') || r.auth === 'ingest' || BODY_OBJECT_ROUTES.includes(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}`);
+    const needed = routes
+      .filter((r) => r.path.includes('{') || r.auth === 'ingest' || BODY_OBJECT_ROUTES.includes(`${r.method} ${r.path}`))
+      .map((r) => `${r.method} ${r.path}`);
     expect(needed.filter((k) => !covered.has(k))).toEqual([]);
     expect([...covered].filter((k) => !keys.includes(k))).toEqual([]);
     // What the table covers, for docs/reliability.md.
     const calls = MATRIX.reduce((n, e) => n + ROLES.filter((r) => expected(e, r) !== 'n/a').length, 0);
-    process.stdout.write(`authorization matrix: ${new Set(MATRIX.map((e) => e.route)).size} routes, ${MATRIX.length} lines × ${ROLES.length} roles = ${calls} calls\n`);
+    process.stdout.write(
+      `authorization matrix: ${new Set(MATRIX.map((e) => e.route)).size} routes, ${MATRIX.length} lines × ${ROLES.length} roles = ${calls} calls\n`,
+    );
   });
 
   // Refusals first, on every line: a successful owner call may consume the fixture's object.
   const ORDER: Role[] = ['none', 'expired', 'other', 'admin', 'shared', 'app', 'session', 'master'];
 
-  it.each(MATRIX.map((e) => [`${e.route}${e.variant ? ` (${e.variant})` : ''}`, e] as const))('%s', async (_name, entry) => {
-    const outcomes: Record<string, unknown> = {};
-    const wanted: Record<string, Expect> = {};
-    for (const role of ORDER) {
-      const want = expected(entry, role);
-      if (want === 'n/a') continue;
-      const target = await entry.target(role);
-      const refused = typeof want !== 'number';
-      const before = refused && target.state ? await target.state() : undefined;
-      const res = await call(entry, role, target);
-      const body = res.body as { success?: boolean; data?: unknown; errors?: { code: string }[] } | null;
-      outcomes[role] = typeof want === 'number' ? res.status : [res.status, body?.errors?.[0]?.code ?? null];
-      wanted[role] = want;
-      if (refused) {
-        // A refusal is the error envelope, without data, and changes nothing the owner can see.
-        expectError(res as Response, want[0], want[1]);
-        if (target.state) expect({ role, state: await target.state() }).toEqual({ role, state: before });
-      } else if (entry.sse) {
-        expect((res as { type: string }).type).toMatch(/^text\/event-stream/);
-      } else {
-        expect(body).toMatchObject({ success: true, errors: [] });
+  it.each(MATRIX.map((e) => [`${e.route}${e.variant ? ` (${e.variant})` : ''}`, e] as const))(
+    '%s',
+    async (_name, entry) => {
+      const outcomes: Record<string, unknown> = {};
+      const wanted: Record<string, Expect> = {};
+      for (const role of ORDER) {
+        const want = expected(entry, role);
+        if (want === 'n/a') continue;
+        const target = await entry.target(role);
+        const refused = typeof want !== 'number';
+        const before = refused && target.state ? await target.state() : undefined;
+        const res = await call(entry, role, target);
+        const body = res.body as { success?: boolean; data?: unknown; errors?: { code: string }[] } | null;
+        outcomes[role] = typeof want === 'number' ? res.status : [res.status, body?.errors?.[0]?.code ?? null];
+        wanted[role] = want;
+        if (refused) {
+          // A refusal is the error envelope, without data, and changes nothing the owner can see.
+          expectError(res as Response, want[0], want[1]);
+          if (target.state) expect({ role, state: await target.state() }).toEqual({ role, state: before });
+        } else if (entry.sse) {
+          expect((res as { type: string }).type).toMatch(/^text\/event-stream/);
+        } else if (entry.file) {
+          expect((res as Response).type).toBe(entry.file);
+        } else {
+          expect(body).toMatchObject({ success: true, errors: [] });
+        }
+        if (!refused && entry.verify) await entry.verify(role, target, body?.data);
       }
-      if (!refused && entry.verify) await entry.verify(role, target, body?.data);
-    }
-    expect(outcomes).toEqual(Object.fromEntries(Object.entries(wanted).map(([k, v]) => [k, typeof v === 'number' ? v : [...v]])));
-  }, 60_000);
+      expect(outcomes).toEqual(Object.fromEntries(Object.entries(wanted).map(([k, v]) => [k, typeof v === 'number' ? v : [...v]])));
+    },
+    60_000,
+  );
 
   /*
    * Ingestion: the platform secret, or an API token of the device owner's account (which reaches
    * that account's devices only). Another account's token, or a shared user's, is refused per
    * item (202, rejected NOT_FOUND) and stores nothing; a wrong or absent secret fails the request.
    */
-  const INGEST_ROUTES = ['POST /ingest/rest', 'POST /ingest/ttn', 'POST /ingest/chirpstack', 'POST /ingest/image'];
+  const INGEST_ROUTES = ['POST /ingest/rest', 'POST /ingest/ttn', 'POST /ingest/chirpstack', 'POST /ingest/http/{uid}', 'POST /ingest/image'];
   const LINK_ROUTE = 'GET /files/image/{image_hash}';
   type IngestCredential = 'secret' | 'wrong secret' | 'none' | 'owner token' | 'expired token' | 'shared token' | 'other token';
   const ingestHeader = (c: IngestCredential): [string, string] | null => {
     switch (c) {
-      case 'secret': return ['X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET];
-      case 'wrong secret': return ['X-Ingest-Secret', `${TEST_SECRETS.INGEST_SECRET}x`];
-      case 'none': return null;
-      case 'owner token': return bearer(owner.appToken);
-      case 'expired token': return bearer(expiredToken);
-      case 'shared token': return bearer(shared.appToken);
-      case 'other token': return bearer(other.appToken);
+      case 'secret':
+        return ['X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET];
+      case 'wrong secret':
+        return ['X-Ingest-Secret', `${TEST_SECRETS.INGEST_SECRET}x`];
+      case 'none':
+        return null;
+      case 'owner token':
+        return bearer(owner.appToken);
+      case 'expired token':
+        return bearer(expiredToken);
+      case 'shared token':
+        return bearer(shared.appToken);
+      case 'other token':
+        return bearer(other.appToken);
     }
   };
   let fcnt = 100;
@@ -545,7 +1047,14 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   const INGEST: { name: string; send: (header: [string, string] | null) => Promise<Response>; state: () => Promise<unknown> }[] = [
     {
       name: 'POST /ingest/rest',
-      send: (h) => withHeader(svc.http().post('/ingest/rest'), h).send({ devEUI: fx.eui, port: 1, payload_hex: '0167010E', fcnt: ++fcnt, time_stamp_unix: 1_777_636_800 + fcnt }),
+      send: (h) =>
+        withHeader(svc.http().post('/ingest/rest'), h).send({
+          devEUI: fx.eui,
+          port: 1,
+          payload_hex: '0167010E',
+          fcnt: ++fcnt,
+          time_stamp_unix: 1_777_636_800 + fcnt,
+        }),
       state: uplinkCount,
     },
     {
@@ -572,6 +1081,30 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         body.fCnt = fcnt;
         return withHeader(svc.http().post('/ingest/chirpstack?event=up'), h).send(body);
       },
+      state: uplinkCount,
+    },
+    {
+      name: 'POST /ingest/ttn (a join_accept: the device’s activity)',
+      send: (h) =>
+        withHeader(svc.http().post('/ingest/ttn'), h).send({
+          end_device_ids: { device_id: `eui-${fx.eui.toLowerCase()}`, dev_eui: fx.eui },
+          join_accept: { session_key_id: 'AYc=', received_at: new Date((1_777_636_800 + ++fcnt) * 1000).toISOString() },
+        }),
+      state: () => ownerGet(`/user/device/meta/${fx.eui}`),
+    },
+    {
+      name: 'POST /ingest/chirpstack (a status event in Protobuf: the battery level)',
+      send: (h) => {
+        // test-data's status.bin with this device's EUI in place of the example's (same length).
+        const bytes = readFileSync(join(__dirname, '../../../test-data/chirpstack/protobuf/status.bin'));
+        bytes.write(fx.eui.toLowerCase(), bytes.indexOf('0101010101010101'), 'latin1');
+        return withHeader(svc.http().post('/ingest/chirpstack?event=status'), h).set('Content-Type', 'application/octet-stream').send(bytes);
+      },
+      state: () => ownerGet(`/user/device/meta/${fx.eui}`),
+    },
+    {
+      name: 'POST /ingest/http/{uid} (the global HTTP JSON network)',
+      send: (h) => withHeader(svc.http().post('/ingest/http/5'), h).send({ devEUI: fx.eui, port: 1, payload: '0167010E', id: `matrix-${++fcnt}` }),
       state: uplinkCount,
     },
     {
@@ -612,12 +1145,42 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     });
   });
 
+  it('POST /ingest/http/{uid} on the owner’s own HTTP JSON network with each kind of credentials', async () => {
+    const network = expectSuccess<{ uid: number }>(await as(owner).post('/user/network', { name: 'matrix LNS', adapter: 'http-json' }), 201);
+    const seen: Record<string, unknown> = {};
+    for (const c of ['wrong secret', 'none', 'expired token', 'shared token', 'other token', 'owner token', 'secret'] as const) {
+      const before = await uplinkCount();
+      const res = await withHeader(svc.http().post(`/ingest/http/${network.uid}`), ingestHeader(c)).send({
+        devEUI: fx.eui,
+        port: 1,
+        payload: '0167010E',
+        id: `own-${++fcnt}`,
+      });
+      seen[c] = res.status === 202 ? (res.body.data as { accepted: number }).accepted : [res.status, res.body.errors?.[0]?.code];
+      if (res.status !== 202) {
+        expectError(res, res.status, res.body.errors?.[0]?.code);
+        expect(await uplinkCount()).toBe(before);
+      }
+    }
+    expect(seen).toEqual({
+      'wrong secret': [401, 'INVALID_TOKEN'],
+      none: [401, 'AUTH_REQUIRED'],
+      'expired token': [401, 'TOKEN_EXPIRED'],
+      'shared token': [404, 'NOT_FOUND'],
+      'other token': [404, 'NOT_FOUND'],
+      'owner token': 1,
+      secret: 1,
+    });
+  });
+
   it('POST /ingest/image with each kind of credentials', async () => {
     const count = async () => (await ownerGet<unknown[]>(`/user/device/image/${fx.eui}`)).length;
     const seen: Record<string, unknown> = {};
     for (const c of ['wrong secret', 'none', 'expired token', 'shared token', 'other token', 'owner token', 'secret'] as const) {
       const before = await count();
-      const res = await withHeader(svc.http().post('/ingest/image'), ingestHeader(c)).field('devEUI', fx.eui).attach('file', await tinyPng(), 'ingest.png');
+      const res = await withHeader(svc.http().post('/ingest/image'), ingestHeader(c))
+        .field('devEUI', fx.eui)
+        .attach('file', await tinyPng(), 'ingest.png');
       seen[c] = res.status === 201 ? 201 : [res.status, res.body.errors?.[0]?.code];
       if (res.status !== 201) {
         expectError(res, res.status, res.body.errors?.[0]?.code);
@@ -653,11 +1216,15 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       ['no query, the owner’s master token', link.pathname, bearer(owner.masterToken)],
       ['another account’s image with this link’s query', `/files/image/${fx.otherHash}${link.search}`, bearer(owner.masterToken)],
     ];
-    const seen = Object.fromEntries(await Promise.all(altered.map(async ([name, p, h]) => {
-      const res = await withHeader(svc.http().get(p), h);
-      expectError(res, 403, 'FORBIDDEN');
-      return [name, res.status] as const;
-    })));
+    const seen = Object.fromEntries(
+      await Promise.all(
+        altered.map(async ([name, p, h]) => {
+          const res = await withHeader(svc.http().get(p), h);
+          expectError(res, 403, 'FORBIDDEN');
+          return [name, res.status] as const;
+        }),
+      ),
+    );
     expect(Object.values(seen)).toEqual(altered.map(() => 403));
   });
 });

@@ -10,7 +10,7 @@ import { startTestService, TEST_SECRETS, type TestService } from './support/harn
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
 
 /*
- * The per-device data cache (CONTRACT §5, §11): GET /cache/status, GET /cache/status/{eui},
+ * The per-device data cache (docs/api.md §5, §11): GET /cache/status, GET /cache/status/{eui},
  * POST /cache/invalidate/{eui}, POST /cache/invalidate/all, for administrators; and how it serves
  * GET /user/device/data/{eui}.
  */
@@ -50,8 +50,17 @@ describe('data cache', () => {
     post: (path: string) => svc.http().post(path).set('Cookie', adminCookie).send({}),
   };
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    post: (path: string, body?: object) => svc.http().post(path).set(...bearer(who.appToken)).send(body ?? {}),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body?: object) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send(body ?? {}),
   });
   const register = async () => expectSuccess<{ uid: number; devEUI: string }>(await as(alice).post(`/user/device/${newEui()}`, { decoder_ref: 2 }), 201);
   /** Stores `n` uplinks for the device, a minute apart after the ones before; returns their temperatures. */
@@ -88,7 +97,7 @@ describe('data cache', () => {
     db = svc.app.get<DataSource>(getDataSourceToken());
     const login = await svc.http().post('/auth/login').send(ADMIN).expect(200);
     const cookie = (login.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith(`${svc.config.session.cookieName}=`));
-    adminCookie = cookie!.split(';')[0];
+    adminCookie = cookie!.split(';')[0]!;
     alice = await accountWithCredentials(svc, 'alice');
   }, 60_000);
   afterAll(() => svc?.close());
@@ -254,7 +263,7 @@ describe('data cache', () => {
       const b = await register();
       await uplinks(a.devEUI, 2);
       await uplinks(b.devEUI, 3);
-      const before = [(await entry(a.devEUI)).version, (await entry(b.devEUI)).version];
+      const before: [number, number] = [(await entry(a.devEUI)).version, (await entry(b.devEUI)).version];
       expectSuccess(await admin.post('/cache/invalidate/all'), 202);
       const ea = await fresh(a.devEUI, 2);
       const eb = await fresh(b.devEUI, 3);
@@ -264,41 +273,45 @@ describe('data cache', () => {
 
     // Needs a second database session that holds a lock while the service runs: the embedded
     // database is one session, so this runs on a real PostgreSQL only.
-    (realDatabaseUrl ? it : it.skip)('an invalidation that arrives while the entry is being rebuilt is rebuilt too', async () => {
-      const device = await register();
-      await uplinks(device.devEUI, 3);
-      await dataText(device.devEUI);
-      const first = await fresh(device.devEUI, 3);
-      const queue = svc.app.get<Queue>(getQueueToken(QUEUES.cacheRebuild));
-      const runner = db.createQueryRunner();
-      await runner.connect();
-      let released = false;
-      try {
-        await runner.startTransaction();
-        // The rebuild reads the device's uplinks: hold it there.
-        await runner.query('LOCK TABLE uplinks IN ACCESS EXCLUSIVE MODE');
-        const v1 = expectSuccess<{ version: number }>(await admin.post(`/cache/invalidate/${device.devEUI}`), 202).version;
-        expect(v1).toBeGreaterThan(first.version);
-        const until = Date.now() + 10_000;
-        let active = false;
-        while (!active && Date.now() < until) {
-          active = (await queue.getActive()).some((j) => j.data?.deviceUid === device.uid);
-          if (!active) await sleep(100);
+    (realDatabaseUrl ? it : it.skip)(
+      'an invalidation that arrives while the entry is being rebuilt is rebuilt too',
+      async () => {
+        const device = await register();
+        await uplinks(device.devEUI, 3);
+        await dataText(device.devEUI);
+        const first = await fresh(device.devEUI, 3);
+        const queue = svc.app.get<Queue>(getQueueToken(QUEUES.cacheRebuild));
+        const runner = db.createQueryRunner();
+        await runner.connect();
+        let released = false;
+        try {
+          await runner.startTransaction();
+          // The rebuild reads the device's uplinks: hold it there.
+          await runner.query('LOCK TABLE uplinks IN ACCESS EXCLUSIVE MODE');
+          const v1 = expectSuccess<{ version: number }>(await admin.post(`/cache/invalidate/${device.devEUI}`), 202).version;
+          expect(v1).toBeGreaterThan(first.version);
+          const until = Date.now() + 10_000;
+          let active = false;
+          while (!active && Date.now() < until) {
+            active = (await queue.getActive()).some((j) => j.data?.deviceUid === device.uid);
+            if (!active) await sleep(100);
+          }
+          expect(active).toBe(true);
+          // Another invalidation now: the running build is for v1 and will be discarded.
+          const v2 = expectSuccess<{ version: number }>(await admin.post(`/cache/invalidate/${device.devEUI}`), 202).version;
+          expect(v2).toBeGreaterThan(v1);
+          await runner.commitTransaction();
+          released = true;
+          // A three-row build takes well under a second.
+          const rebuilt = await fresh(device.devEUI, 3, 8_000);
+          expect(rebuilt.version).toBe(v2);
+        } finally {
+          if (!released) await runner.rollbackTransaction().catch(() => undefined);
+          await runner.release();
         }
-        expect(active).toBe(true);
-        // Another invalidation now: the running build is for v1 and will be discarded.
-        const v2 = expectSuccess<{ version: number }>(await admin.post(`/cache/invalidate/${device.devEUI}`), 202).version;
-        expect(v2).toBeGreaterThan(v1);
-        await runner.commitTransaction();
-        released = true;
-        // A three-row build takes well under a second.
-        const rebuilt = await fresh(device.devEUI, 3, 8_000);
-        expect(rebuilt.version).toBe(v2);
-      } finally {
-        if (!released) await runner.rollbackTransaction().catch(() => undefined);
-        await runner.release();
-      }
-    }, 40_000);
+      },
+      40_000,
+    );
 
     it('a history of several cache chunks is served whole and in order', async () => {
       const device = await register();

@@ -6,6 +6,7 @@ import { registerAccount } from './support/accounts';
 import { apiFailure as failure } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
+import { at } from './support/present';
 
 /**
  * The typed client (libs/client) against the running service: its route table must be the
@@ -87,6 +88,24 @@ describe('typed client', () => {
       expect((await session.sessions.cookie()).name).toBe(svc.config.session.cookieName);
     });
 
+    it('lists the account’s sessions and ends them: another one, the others, its own', async () => {
+      const laptop = svc.client();
+      await laptop.auth.login({ username, password });
+      const listed = await session.sessions.list();
+      expect(listed.map((s) => s.current)).toEqual([true, false]);
+      const other = listed[1]!;
+      expect(await session.sessions.end(other.id)).toEqual({ id: other.id, ended: true, current: false });
+      await expect(laptop.user.me()).rejects.toMatchObject({ status: 401 });
+      await svc.client().auth.login({ username, password });
+      expect(await session.sessions.endOthers()).toEqual({ ended: 1 });
+      const phone = svc.client();
+      await phone.auth.login({ username, password });
+      const own = (await phone.sessions.list()).find((s) => s.current)!;
+      expect(await phone.sessions.end(own.id)).toEqual({ id: own.id, ended: true, current: true });
+      expect(phone.cookie).toBeUndefined();
+      expect((await session.sessions.list()).map((s) => s.current)).toEqual([true]);
+    });
+
     it('creates an app token and works with it', async () => {
       const token = await session.tokens.createAndGet({ type: 'API', name: 'client' });
       expect(token).toMatchObject({ type: 'app', name: 'client', until: null, enabled: 1 });
@@ -114,7 +133,11 @@ describe('typed client', () => {
         { devEUI: eui, port: 1, payload_hex: lpp({ t: 21.5, h: 40, volt: 3.61 }), time_stamp_unix: now - 120, fcnt: 1, geoloc_lat: 52.1, geoloc_lon: 5.1 },
         { devEUI: randomEui(), port: 1, payload_hex: '00' },
       ]);
-      expect(first).toEqual({ accepted: 1, duplicates: 0, rejected: [{ index: 1, devEUI: expect.any(String), code: 'NOT_FOUND', message: expect.any(String) }] });
+      expect(first).toEqual({
+        accepted: 1,
+        duplicates: 0,
+        rejected: [{ index: 1, devEUI: expect.any(String), code: 'NOT_FOUND', message: expect.any(String) }],
+      });
 
       const platform = svc.client({ ingestSecret: TEST_SECRETS.INGEST_SECRET });
       const second = { devEUI: eui, port: 1, payload_hex: lpp({ t: 22, h: 41 }), time_stamp_unix: now - 60, fcnt: 2 };
@@ -128,18 +151,21 @@ describe('typed client', () => {
       expect(table[0]).toMatchObject({ payload_valid: true, temperature: 21.5, humidity: 40, battery_voltage: 3.61, geoloc_LAT: 52.1, geoloc_LON: 5.1 });
 
       const latest = await alice.uplinks.data(eui, { order: 'desc', limit: 1 });
-      expect(latest).toEqual([{ uid: table[1].uplink.uid, ts_unix: now - 60, time_stamp: expect.any(String), temperature: 22, humidity: 41, battery: null }]);
+      expect(latest).toEqual([{ uid: table[1]!.uplink.uid, ts_unix: now - 60, time_stamp: expect.any(String), temperature: 22, humidity: 41, battery: null }]);
 
       const filtered = await alice.uplinks.dataFiltered(eui, ['temperature', 'humidity'], { from: now - 90 });
-      expect(filtered.rows).toEqual([{ uid: table[1].uplink.uid, ts_unix: now - 60, ts_net_unix: now - 60, temperature: 22, humidity: 41 }]);
+      expect(filtered.rows).toEqual([{ uid: table[1]!.uplink.uid, ts_unix: now - 60, ts_net_unix: now - 60, temperature: 22, humidity: 41 }]);
       expect(filtered.meta).toEqual({ data_types: expect.any(Array), cache_file_version: expect.any(Number) });
       expect(filtered.meta.data_types).toHaveLength(2);
 
       const csv = (await alice.uplinks.export('data', eui, 'csv', { filter: ['temperature'] })).trim().split(/\r?\n/);
       expect(csv).toHaveLength(3);
-      expect(csv[0].split(',')).toEqual(expect.arrayContaining(['uid', 'temperature']));
-      const ndjson = (await alice.uplinks.export('table', eui, 'ndjson', { order: 'desc' })).trim().split('\n').map((l) => JSON.parse(l) as { uplink: { uid: number } });
-      expect(ndjson.map((r) => r.uplink.uid)).toEqual([table[1].uplink.uid, table[0].uplink.uid]);
+      expect(csv[0]!.split(',')).toEqual(expect.arrayContaining(['uid', 'temperature']));
+      const ndjson = (await alice.uplinks.export('table', eui, 'ndjson', { order: 'desc' }))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { uplink: { uid: number } });
+      expect(ndjson.map((r) => r.uplink.uid)).toEqual([table[1]!.uplink.uid, table[0]!.uplink.uid]);
 
       expect(await alice.uplinks.test(eui)).toMatchObject({ decoder: 'Cayenne LPP', valid: true, payload_decoded: expect.objectContaining({}) });
       expect((await alice.devices.dataTypes()).map((t) => t.alias)).toEqual(expect.arrayContaining(['temperature', 'humidity']));
@@ -153,7 +179,17 @@ describe('typed client', () => {
     });
 
     it('keeps a fence', async () => {
-      const geometry = { type: 'Polygon' as const, coordinates: [[[5, 52], [5.2, 52], [5.2, 52.2], [5, 52]]] as [number, number][][] };
+      const geometry = {
+        type: 'Polygon' as const,
+        coordinates: [
+          [
+            [5, 52],
+            [5.2, 52],
+            [5.2, 52.2],
+            [5, 52],
+          ],
+        ] as [number, number][][],
+      };
       const fence = await alice.fences.create({ name: 'Farm', geometry });
       fenceUid = fence.uid;
       expect(fence).toEqual({ uid: expect.any(Number), name: 'Farm', geometry, created_unix: expect.any(Number) });
@@ -162,7 +198,10 @@ describe('typed client', () => {
     });
 
     it('decodes with an account codec, then goes back and removes it', async () => {
-      const codec = await alice.codecs.create({ name: `twice-${randomBytes(2).toString('hex')}`, script: 'function decodeUplink(i) { return { data: { first: i.bytes[0] * 2 } }; }' });
+      const codec = await alice.codecs.create({
+        name: `twice-${randomBytes(2).toString('hex')}`,
+        script: 'function decodeUplink(i) { return { data: { first: i.bytes[0] * 2 } }; }',
+      });
       expect(await alice.codecs.list()).toEqual([codec]);
       await alice.meta.update(eui, { decoder_ref: codec.uid });
       const tested = await alice.uplinks.test(eui);
@@ -183,6 +222,14 @@ describe('typed client', () => {
 
       const annotated = await alice.images.annotate(eui, imageHash, [{ bbox: [0.1, 0.2, 0.3, 0.4], score: 0.9, label: 'animal' }]);
       expect(JSON.parse(annotated.meta.annotations)).toEqual([expect.objectContaining({ bbox: [0.1, 0.2, 0.3, 0.4], score: 0.9, label: 'animal' })]);
+      // The object form, as the console sends a person's labels: boxes and the image-level prediction, each saying who made it.
+      const labelled = await alice.images.annotate(eui, imageHash, {
+        annotations: [{ bbox: [0.1, 0.2, 0.3, 0.4], score: 1, label: 'badger', source: 'person' }],
+        prediction: { label: 'badger', score: 1, source: 'person' },
+      });
+      expect(JSON.parse(labelled.meta.annotations)).toEqual([expect.objectContaining({ label: 'badger', source: 'person' })]);
+      expect(labelled.meta.prediction).toEqual({ label: 'badger', score: 1, taxonomy: null, source: 'person' });
+      expect(await alice.images.labels()).toEqual([{ label: 'badger', taxonomy: null, count: 2 }]);
 
       const file = await svc.client().images.file(annotated.meta.url);
       expect(file.contentType).toBe('image/jpeg');
@@ -221,7 +268,7 @@ describe('typed client', () => {
       expect(await alice.devices.list()).toEqual([eui]);
     });
 
-    it('turns failures into ApiError with the status, the contract’s code and the field', async () => {
+    it('turns failures into ApiError with the status, the error code and the field', async () => {
       const badEui = await failure(alice.devices.register('not-an-eui'));
       expect(badEui).toMatchObject({ name: 'ApiError', status: 400, code: 'VALIDATION_FAILED', field: 'eui' });
       expect(badEui.requestId).toEqual(expect.any(String));
@@ -249,7 +296,12 @@ describe('typed client', () => {
       expect(before).toMatchObject({ devEUI: eui, version: expect.any(Number), stale: expect.any(Boolean) });
       expect(await admin.cache.invalidate(eui)).toEqual({ devEUI: eui, version: expect.any(Number) });
       expect((await admin.cache.entry(eui)).version).toBeGreaterThan(before.version);
-      expect(await admin.cache.status()).toEqual({ devices: expect.any(Number), entries: expect.any(Number), bytes: expect.any(Number), stale: expect.any(Number) });
+      expect(await admin.cache.status()).toEqual({
+        devices: expect.any(Number),
+        entries: expect.any(Number),
+        bytes: expect.any(Number),
+        stale: expect.any(Number),
+      });
       const info = await admin.admin.info();
       expect(info).toMatchObject({ version: expect.any(String), accounts: expect.any(Number), devices: expect.any(Number), queues: expect.any(Object) });
       expect(info.accounts).toBeGreaterThanOrEqual(3);
@@ -275,7 +327,7 @@ describe('typed client', () => {
     });
 
     it('follows the device live (Server-Sent Events) and closes the stream when the loop ends', async () => {
-      const [last] = await alice.uplinks.table(eui, { order: 'desc', limit: 1 });
+      const last = at(await alice.uplinks.table(eui, { order: 'desc', limit: 1 }), 0, 'uplink');
       const events = alice.uplinks.live(eui, { lastEventId: last.uplink.uid })[Symbol.asyncIterator]();
       const first = events.next();
       await alice.ingest.rest({ devEUI: eui, port: 1, payload_hex: lpp({ t: 23 }), time_stamp_unix: now - 10, fcnt: 3 });
@@ -316,8 +368,22 @@ describe('typed client', () => {
     });
 
     it('keeps an own network without showing its key', async () => {
-      const network = await carol.networks.create({ name: 'Our ChirpStack', adapter: 'chirpstack', base_url: 'https://203.0.113.10:8080', api_key: 'secret-key' });
-      expect(network).toEqual({ uid: expect.any(Number), name: 'Our ChirpStack', adapter: 'chirpstack', base_url: expect.stringContaining('203.0.113.10'), application_id: null, webhook_id: null, created_unix: expect.any(Number) });
+      const network = await carol.networks.create({
+        name: 'Our ChirpStack',
+        adapter: 'chirpstack',
+        base_url: 'https://8.8.4.4:8080',
+        api_key: 'secret-key',
+      });
+      expect(network).toEqual({
+        uid: expect.any(Number),
+        name: 'Our ChirpStack',
+        adapter: 'chirpstack',
+        base_url: expect.stringContaining('8.8.4.4'),
+        application_id: null,
+        webhook_id: null,
+        mapping: null,
+        created_unix: expect.any(Number),
+      });
       expect(await carol.networks.list()).toEqual([network]);
       expect(await carol.networks.remove(network.uid)).toEqual({ uid: network.uid, deleted: true });
       expect(await carol.networks.list()).toEqual([]);
@@ -337,9 +403,33 @@ describe('typed client', () => {
       expect(await carol.images.list(eui)).toEqual([]);
     });
 
+    it('takes HTTP JSON uplinks on the global network and on the account’s own', async () => {
+      const own = await carol.networks.create({
+        name: 'Carol’s LNS',
+        adapter: 'http-json',
+        mapping: { devEUI: 'dev.eui', payload: 'bytes', payload_encoding: 'base64' },
+      });
+      expect(own).toMatchObject({
+        adapter: 'http-json',
+        base_url: null,
+        mapping: { devEUI: 'dev.eui', port: 'port', payload: 'bytes', payload_encoding: 'base64' },
+      });
+      expect(await carol.ingest.http(own.uid, { dev: { eui }, port: 1, bytes: 'AWcBDg==', id: 'client-http-1' })).toEqual({
+        accepted: 1,
+        duplicates: 0,
+        rejected: [],
+      });
+      expect(await carol.ingest.http(5, { devEUI: eui, port: 1, payload: '0167010E', id: 'client-http-2' })).toEqual({
+        accepted: 1,
+        duplicates: 0,
+        rejected: [],
+      });
+      expect(await failure(carol.ingest.http(2, {}))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    });
+
     it('cancels a command while it is still Created, or says why not', async () => {
       const command = await carol.commands.create(eui, { port: 2, payload_ASCII: 'hi' });
-      // The in-process worker may hand the command to the simulated network first: both answers are the contract's.
+      // The in-process worker may hand the command to the simulated network first: both answers are documented ones.
       const outcome = await carol.commands.cancel(eui, command.uid).then(
         (r) => r.status,
         (e: unknown) => (e instanceof ApiError ? e.code : e),
@@ -350,7 +440,7 @@ describe('typed client', () => {
     it('reads datamodel details, readiness, and invalidates every cache entry as admin', async () => {
       const cayenne = (await carol.datamodel.decoders()).find((d) => d.name === 'Cayenne LPP')!;
       expect(await carol.datamodel.decoder(cayenne.uid)).toEqual({ device: expect.any(String), manufacturer: expect.any(String) });
-      const [type] = await carol.datamodel.networkTypes();
+      const type = at(await carol.datamodel.networkTypes(), 0, 'network type');
       expect(Array.isArray(await carol.datamodel.networksByType(type.uid))).toBe(true);
       expect((await svc.client().system.ready()).status).toBe('ok');
       const admin = svc.client();

@@ -11,7 +11,7 @@ import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
 /*
- * Downlink commands (CONTRACT §6, §11): both request forms and every way to get them wrong, who may
+ * Downlink commands (docs/api.md §6, §11): both request forms and every way to get them wrong, who may
  * command a device, the worker handing commands to the simulated network, to ChirpStack v4 and to
  * The Things Stack v3 (real local HTTP servers standing in for them), the network events that move a
  * command on, retries and permanent failures, cancelling, and the requeue of a command whose
@@ -83,9 +83,22 @@ describe('commands', () => {
   const closers: (() => Promise<void>)[] = [];
 
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    post: (path: string, body?: object) => svc.http().post(path).set(...bearer(who.appToken)).send(body ?? {}),
-    delete: (path: string) => svc.http().delete(path).set(...bearer(who.appToken)),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body?: object) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send(body ?? {}),
+    delete: (path: string) =>
+      svc
+        .http()
+        .delete(path)
+        .set(...bearer(who.appToken)),
   });
 
   /** Registers a device (simulated network by default). */
@@ -146,11 +159,21 @@ describe('commands', () => {
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, port: (server.address() as AddressInfo).port, hits, close };
   };
 
+  /** One uplink of the device through /ingest/rest (frame counter `fcnt`: the same one again is a redelivery). */
+  const uplink = async (eui: string, fcnt: number) => {
+    const res = await svc
+      .http()
+      .post('/ingest/rest')
+      .set(...secretHeader)
+      .send({ devEUI: eui, port: 1, payload_hex: '00', fcnt, time_stamp_unix: 1_777_636_800 + fcnt });
+    return expectSuccess<IngestResult>(res, 202);
+  };
+
   /** An account network (through the API) and a device on it (through POST /user/device/meta). */
   const deviceOnNetwork = async (who: Caller, network: Record<string, unknown>, decoderRef: number = DECODER.raw) => {
     const net = expectSuccess<{ uid: number }>(await as(who).post('/user/network', { name: `net-${randomBytes(2).toString('hex')}`, ...network }), 201);
     const eui = await device(who, { decoder_ref: decoderRef });
-    const [meta] = expectSuccess<{ network_ref: number }[]>(await as(who).post(`/user/device/meta/${eui}`, { network_ref: net.uid }));
+    const [meta] = expectSuccess<[{ network_ref: number }]>(await as(who).post(`/user/device/meta/${eui}`, { network_ref: net.uid }));
     expect(meta.network_ref).toBe(net.uid);
     return { eui, networkUid: net.uid };
   };
@@ -183,10 +206,19 @@ describe('commands', () => {
         reason: null,
       });
       expect(await send(alice, eui, { port: 223, confirmed: true, payload_base64: 'AQID' })).toMatchObject({
-        status: 'Created', confirmed: 1, port: 223, payload_hex: '010203', payload_base64: 'AQID', payload_ASCII: '\\x01\\x02\\x03',
+        status: 'Created',
+        confirmed: 1,
+        port: 223,
+        payload_hex: '010203',
+        payload_base64: 'AQID',
+        payload_ASCII: '\\x01\\x02\\x03',
       });
       expect(await send(alice, eui, { port: 2, confirmed: false, payload_ASCII: 'A\\x5c\\xff' })).toMatchObject({
-        confirmed: 0, port: 2, payload_hex: '415CFF', payload_base64: 'QVz/', payload_ASCII: 'A\\x5c\\xff',
+        confirmed: 0,
+        port: 2,
+        payload_hex: '415CFF',
+        payload_base64: 'QVz/',
+        payload_ASCII: 'A\\x5c\\xff',
       });
       const max = await send(alice, eui, { port: 9, payload_hex: 'AB'.repeat(242) });
       expect(max.payload_hex).toBe('AB'.repeat(242));
@@ -232,7 +264,11 @@ describe('commands', () => {
 
     it('refuses __proto__ as an unknown member', async () => {
       const eui = await device(alice);
-      const res = await svc.http().post(`/user/device/command/${eui}`).set(...bearer(alice.appToken)).set('Content-Type', 'application/json')
+      const res = await svc
+        .http()
+        .post(`/user/device/command/${eui}`)
+        .set(...bearer(alice.appToken))
+        .set('Content-Type', 'application/json')
         .send('{"port": 5, "payload_hex": "01", "__proto__": {"port": 6}}');
       expectError(res, 400, 'VALIDATION_FAILED', '__proto__');
       expect(await list(alice, eui)).toEqual([]);
@@ -253,14 +289,18 @@ describe('commands', () => {
       );
       expect(available.map((c) => c.name).sort()).toEqual(['reboot', 'request_position', 'set_gps', 'set_interval']);
       expect(available.find((c) => c.name === 'set_interval')).toMatchObject({
-        description: expect.any(String), port: 10, params: { seconds: { type: 'integer', minimum: 30, maximum: 86_400 } },
+        description: expect.any(String),
+        port: 10,
+        params: { seconds: { type: 'integer', minimum: 30, maximum: 86_400 } },
       });
       expect(available.find((c) => c.name === 'set_gps')).toMatchObject({ params: { enabled: { type: 'boolean' } } });
       expect(available.find((c) => c.name === 'reboot')).toMatchObject({ params: {} });
 
       const names = async (decoderRef: number) => {
         const eui = await device(alice, { decoder_ref: decoderRef });
-        return expectSuccess<{ name: string }[]>(await as(alice).get(`/user/device/command/${eui}/available`)).map((c) => c.name).sort();
+        return expectSuccess<{ name: string }[]>(await as(alice).get(`/user/device/command/${eui}/available`))
+          .map((c) => c.name)
+          .sort();
       };
       expect(await names(DECODER.environment)).toEqual(['reboot', 'set_interval']);
       expect(await names(DECODER.camera)).toEqual(['reboot', 'set_interval', 'set_night_mode', 'set_pir', 'take_photo']);
@@ -281,7 +321,14 @@ describe('commands', () => {
     ])('decoder %i encodes %j on port %i as %s', async (decoderRef, body, port, hex, base64, ascii) => {
       const eui = await device(alice, { decoder_ref: decoderRef });
       const command = await send(alice, eui, body);
-      expect(command).toMatchObject({ status: 'Created', port, payload_hex: hex, payload_base64: base64, payload_ASCII: ascii, confirmed: 'confirmed' in body ? 1 : 0 });
+      expect(command).toMatchObject({
+        status: 'Created',
+        port,
+        payload_hex: hex,
+        payload_base64: base64,
+        payload_ASCII: ascii,
+        confirmed: 'confirmed' in body ? 1 : 0,
+      });
       expect((await list(alice, eui)).map((c) => c.uid)).toEqual([command.uid]);
     });
 
@@ -319,7 +366,12 @@ describe('commands', () => {
       const available = expectSuccess<unknown[]>(await as(alice).get(`/user/device/command/${eui}/available`));
       expect(Array.isArray(available)).toBe(true);
 
-      expect(await send(alice, eui, { command: 'set_led', params: { on: true, level: 7 } })).toMatchObject({ status: 'Created', port: 42, payload_hex: 'A00107', payload_base64: 'oAEH' });
+      expect(await send(alice, eui, { command: 'set_led', params: { on: true, level: 7 } })).toMatchObject({
+        status: 'Created',
+        port: 42,
+        payload_hex: 'A00107',
+        payload_base64: 'oAEH',
+      });
       expect(await send(alice, eui, { command: 'ping', confirmed: true })).toMatchObject({ port: 1, payload_hex: '50', payload_ASCII: 'P', confirmed: 1 });
       const before = await list(alice, eui);
       expect(before).toHaveLength(2);
@@ -329,7 +381,10 @@ describe('commands', () => {
       expect((await list(alice, eui)).map((c) => c.uid)).toEqual(before.map((c) => c.uid));
 
       // A codec without encodeDownlink offers no named command.
-      const decodeOnly = expectSuccess<{ uid: number }>(await as(alice).post('/user/codec', { name: 'uplinks only', script: 'function decodeUplink(i) { return { data: {} }; }' }), 201);
+      const decodeOnly = expectSuccess<{ uid: number }>(
+        await as(alice).post('/user/codec', { name: 'uplinks only', script: 'function decodeUplink(i) { return { data: {} }; }' }),
+        201,
+      );
       const plain = await device(alice, { decoder_ref: decodeOnly.uid });
       expectError(await as(alice).post(`/user/device/command/${plain}`, { command: 'ping' }), 400, 'VALIDATION_FAILED', 'command');
       expect(await list(alice, plain)).toEqual([]);
@@ -392,8 +447,52 @@ describe('commands', () => {
       const listed = await list(alice, eui);
       expect(listed.map((c) => c.uid)).toEqual([third.uid, second.uid, first.uid]);
       expect(listed[2]).toEqual({ ...first, status: 'Scheduled' });
-      expect(listed[1]).toMatchObject({ status: 'Scheduled', network: 'Simulated', port: 10, payload_hex: '0100000078', payload_base64: 'AQAAAHg=', reason: null });
-      expect(listed[0]).toMatchObject({ status: 'Scheduled', confirmed: 1, port: 8, payload_hex: '000102', payload_base64: 'AAEC', payload_ASCII: '\\x00\\x01\\x02' });
+      expect(listed[1]).toMatchObject({
+        status: 'Scheduled',
+        network: 'Simulated',
+        port: 10,
+        payload_hex: '0100000078',
+        payload_base64: 'AQAAAHg=',
+        reason: null,
+      });
+      expect(listed[0]).toMatchObject({
+        status: 'Scheduled',
+        confirmed: 1,
+        port: 8,
+        payload_hex: '000102',
+        payload_base64: 'AAEC',
+        payload_ASCII: '\\x00\\x01\\x02',
+      });
+    });
+
+    it('behaves like a class A network: a downlink waits until the device’s next uplink (Sent), a confirmed one is acknowledged by the uplink after', async () => {
+      const eui = await device(alice);
+      const first = await send(alice, eui, { port: 7, payload_hex: '01' });
+      const second = await send(alice, eui, { port: 8, confirmed: true, payload_hex: '02' });
+      for (const c of [first, second]) expect((await waitFor(alice, eui, c.uid, ['Scheduled']))?.status).toBe('Scheduled');
+      await sleep(300);
+      // Nothing moves without an uplink.
+      expect((await list(alice, eui)).map((c) => c.status)).toEqual(['Scheduled', 'Scheduled']);
+      const statuses = async () => Object.fromEntries((await list(alice, eui)).map((c) => [c.uid, c.status]));
+      // The network moves them just after the uplink is stored (not before its 202): wait for it.
+      const settles = async (expected: Record<number, string>) => {
+        const until = Date.now() + 5_000;
+        while (JSON.stringify(await statuses()) !== JSON.stringify(expected) && Date.now() < until) await sleep(50);
+        return statuses();
+      };
+
+      await uplink(eui, 1);
+      expect(await settles({ [first.uid]: 'Sent', [second.uid]: 'Scheduled' })).toEqual({ [first.uid]: 'Sent', [second.uid]: 'Scheduled' });
+      // A redelivered uplink is no new receive window.
+      expect(await uplink(eui, 1)).toMatchObject({ accepted: 0, duplicates: 1 });
+      await sleep(300);
+      expect(await statuses()).toEqual({ [first.uid]: 'Sent', [second.uid]: 'Scheduled' });
+      await uplink(eui, 2);
+      expect(await settles({ [first.uid]: 'Sent', [second.uid]: 'Sent' })).toEqual({ [first.uid]: 'Sent', [second.uid]: 'Sent' });
+      await uplink(eui, 3);
+      // The unconfirmed one stays Sent: nothing ever confirms it.
+      expect(await settles({ [first.uid]: 'Sent', [second.uid]: 'Acknowledged' })).toEqual({ [first.uid]: 'Sent', [second.uid]: 'Acknowledged' });
+      expect((await find(alice, eui, second.uid))?.reason).toBeNull();
     });
 
     it('a global ChirpStack network without an address fails the command with the reason', async () => {
@@ -413,28 +512,54 @@ describe('commands', () => {
 
       expect((await waitFor(alice, eui, command.uid, ['Scheduled']))?.status).toBe('Scheduled');
       expect(cs.hits).toHaveLength(1);
-      const [hit] = cs.hits;
+      const hit = cs.hits[0]!;
       expect(hit.method).toBe('POST');
       expect(hit.path).toBe(`/api/devices/${eui.toLowerCase()}/queue`);
       expect(hit.headers.authorization).toBe('Bearer cs-api-key-1');
       expect(hit.headers['content-type']).toMatch(/^application\/json/);
       expect(hit.body).toEqual({ queueItem: { confirmed: true, fPort: 5, data: 'AQI=' } });
 
-      const event = (name: string, body: object) => svc.http().post(`/ingest/chirpstack?event=${name}`).set(...secretHeader).send(body);
+      const event = (name: string, body: object) =>
+        svc
+          .http()
+          .post(`/ingest/chirpstack?event=${name}`)
+          .set(...secretHeader)
+          .send(body);
       const deviceInfo = { devEui: eui.toLowerCase(), deviceName: 'dev', applicationId: 'a1' };
       // Another account's API token may not move Alice's command.
-      const foreign = expectSuccess<IngestResult>(await svc.http().post('/ingest/chirpstack?event=txack').set(...bearer(carol.appToken)).send({ queueItemId: 'abc-123', deviceInfo }), 202);
+      const foreign = expectSuccess<IngestResult>(
+        await svc
+          .http()
+          .post('/ingest/chirpstack?event=txack')
+          .set(...bearer(carol.appToken))
+          .send({ queueItemId: 'abc-123', deviceInfo }),
+        202,
+      );
       expect(foreign).toMatchObject({ accepted: 0, rejected: [expect.objectContaining({ code: 'NOT_FOUND' })] });
       expect((await find(alice, eui, command.uid))?.status).toBe('Scheduled');
 
-      expect(expectSuccess<IngestResult>(await event('txack', { queueItemId: 'abc-123', deviceInfo, fCntDown: 4, time: new Date().toISOString() }), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(
+        expectSuccess<IngestResult>(await event('txack', { queueItemId: 'abc-123', deviceInfo, fCntDown: 4, time: new Date().toISOString() }), 202),
+      ).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
       expect((await find(alice, eui, command.uid))?.status).toBe('Sent');
-      expect(expectSuccess<IngestResult>(await event('ack', { queueItemId: 'abc-123', deviceInfo, acknowledged: true, fCntDown: 4 }), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(expectSuccess<IngestResult>(await event('ack', { queueItemId: 'abc-123', deviceInfo, acknowledged: true, fCntDown: 4 }), 202)).toEqual({
+        accepted: 1,
+        duplicates: 0,
+        rejected: [],
+      });
       expect(await find(alice, eui, command.uid)).toMatchObject({ status: 'Acknowledged', reason: null });
 
       // A late or repeated event does not move it back.
-      expect(expectSuccess<IngestResult>(await event('txack', { queueItemId: 'abc-123', deviceInfo }), 202)).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
-      expect(expectSuccess<IngestResult>(await event('ack', { queueItemId: 'abc-123', deviceInfo, acknowledged: false }), 202)).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
+      expect(expectSuccess<IngestResult>(await event('txack', { queueItemId: 'abc-123', deviceInfo }), 202)).toEqual({
+        accepted: 0,
+        duplicates: 1,
+        rejected: [],
+      });
+      expect(expectSuccess<IngestResult>(await event('ack', { queueItemId: 'abc-123', deviceInfo, acknowledged: false }), 202)).toEqual({
+        accepted: 0,
+        duplicates: 1,
+        rejected: [],
+      });
       expect((await find(alice, eui, command.uid))?.status).toBe('Acknowledged');
 
       // An event for a queue item this service never queued.
@@ -449,7 +574,11 @@ describe('commands', () => {
       const { uid } = await send(alice, eui, { port: 6, confirmed: true, payload_base64: '/w==' });
       expect((await waitFor(alice, eui, uid, ['Scheduled']))?.status).toBe('Scheduled');
       expect(cs.hits[0]).toMatchObject({ path: `/api/devices/${eui.toLowerCase()}/queue`, body: { queueItem: { confirmed: true, fPort: 6, data: '/w==' } } });
-      const res = await svc.http().post('/ingest/chirpstack?event=ack').set(...secretHeader).send({ queueItemId: 'nack-1', acknowledged: false });
+      const res = await svc
+        .http()
+        .post('/ingest/chirpstack?event=ack')
+        .set(...secretHeader)
+        .send({ queueItemId: 'nack-1', acknowledged: false });
       expect(expectSuccess<IngestResult>(res, 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
       expect(await find(alice, eui, uid)).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
     });
@@ -458,31 +587,58 @@ describe('commands', () => {
   describe('The Things Stack v3', () => {
     const APP = 'dts-app-1';
     const WEBHOOK = 'dts-hook';
-    const tts = (body: object) => svc.http().post('/ingest/ttn').set(...secretHeader).send(body);
+    const tts = (body: object) =>
+      svc
+        .http()
+        .post('/ingest/ttn')
+        .set(...secretHeader)
+        .send(body);
     const endDevice = (eui: string) => ({ device_id: `eui-${eui.toLowerCase()}`, application_ids: { application_id: APP }, dev_eui: eui });
 
     it('pushes the downlink with our correlation id; downlink_sent and downlink_ack move it on, a late downlink_sent does not move it back', async () => {
       const stack = await fakeNetwork((_hit, res) => json(res, 200, {}));
-      const { eui } = await deviceOnNetwork(alice, { adapter: 'ttn', base_url: stack.url, api_key: 'NNSXS.TEST-KEY', application_id: APP, webhook_id: WEBHOOK }, DECODER.tracker);
+      const { eui } = await deviceOnNetwork(
+        alice,
+        { adapter: 'ttn', base_url: stack.url, api_key: 'NNSXS.TEST-KEY', application_id: APP, webhook_id: WEBHOOK },
+        DECODER.tracker,
+      );
       const command = await send(alice, eui, { command: 'set_interval', params: { seconds: 3600 } });
       expect((await waitFor(alice, eui, command.uid, ['Scheduled']))?.status).toBe('Scheduled');
 
       expect(stack.hits).toHaveLength(1);
-      const [hit] = stack.hits;
+      const hit = stack.hits[0]!;
       expect(hit.method).toBe('POST');
       expect(hit.path).toBe(`/api/v3/as/applications/${APP}/webhooks/${WEBHOOK}/devices/eui-${eui.toLowerCase()}/down/push`);
       expect(hit.headers.authorization).toBe('Bearer NNSXS.TEST-KEY');
       const correlation = `dts:command:${command.uid}`;
       expect(hit.body).toEqual({
-        downlinks: [{ f_port: 10, frm_payload: 'AQAADhA=', confirmed: false, priority: expect.stringMatching(/^(LOWEST|LOW|BELOW_NORMAL|NORMAL|ABOVE_NORMAL|HIGH|HIGHEST)$/), correlation_ids: [correlation] }],
+        downlinks: [
+          {
+            f_port: 10,
+            frm_payload: 'AQAADhA=',
+            confirmed: false,
+            priority: expect.stringMatching(/^(LOWEST|LOW|BELOW_NORMAL|NORMAL|ABOVE_NORMAL|HIGH|HIGHEST)$/),
+            correlation_ids: [correlation],
+          },
+        ],
       });
 
       // The correlation ids inside the event…
-      const sent = { end_device_ids: endDevice(eui), correlation_ids: ['as:downlink:01HX'], received_at: new Date().toISOString(), downlink_sent: { f_port: 10, frm_payload: 'AQAADhA=', priority: 'NORMAL', correlation_ids: [correlation, 'as:downlink:01HX'] } };
+      const sent = {
+        end_device_ids: endDevice(eui),
+        correlation_ids: ['as:downlink:01HX'],
+        received_at: new Date().toISOString(),
+        downlink_sent: { f_port: 10, frm_payload: 'AQAADhA=', priority: 'NORMAL', correlation_ids: [correlation, 'as:downlink:01HX'] },
+      };
       expect(expectSuccess<IngestResult>(await tts(sent), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
       expect((await find(alice, eui, command.uid))?.status).toBe('Sent');
       // …or at the root.
-      const ack = { end_device_ids: endDevice(eui), correlation_ids: [correlation, 'as:up:01HY'], received_at: new Date().toISOString(), downlink_ack: { f_port: 10, frm_payload: 'AQAADhA=' } };
+      const ack = {
+        end_device_ids: endDevice(eui),
+        correlation_ids: [correlation, 'as:up:01HY'],
+        received_at: new Date().toISOString(),
+        downlink_ack: { f_port: 10, frm_payload: 'AQAADhA=' },
+      };
       expect(expectSuccess<IngestResult>(await tts(ack), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
       expect(await find(alice, eui, command.uid)).toMatchObject({ status: 'Acknowledged', reason: null });
 
@@ -497,7 +653,7 @@ describe('commands', () => {
       const failing = await send(alice, eui, { port: 3, payload_hex: 'AA' });
       const nacked = await send(alice, eui, { port: 3, confirmed: true, payload_hex: 'BB' });
       for (const c of [failing, nacked]) expect((await waitFor(alice, eui, c.uid, ['Scheduled']))?.status).toBe('Scheduled');
-      expect(stack.hits.map((h) => (h.body as { downlinks: { correlation_ids: string[] }[] }).downlinks[0].correlation_ids).sort()).toEqual(
+      expect(stack.hits.map((h) => (h.body as { downlinks: { correlation_ids: string[] }[] }).downlinks[0]!.correlation_ids).sort()).toEqual(
         [[`dts:command:${failing.uid}`], [`dts:command:${nacked.uid}`]].sort(),
       );
       expect(stack.hits.every((h) => h.path === `/api/v3/as/applications/${APP}/webhooks/${WEBHOOK}/devices/eui-${eui.toLowerCase()}/down/push`)).toBe(true);
@@ -513,19 +669,32 @@ describe('commands', () => {
       expect(expectSuccess<IngestResult>(await tts(failed), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
       expect(await find(alice, eui, failing.uid)).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
 
-      const nack = { end_device_ids: endDevice(eui), correlation_ids: [`dts:command:${nacked.uid}`], downlink_nack: { f_port: 3, frm_payload: 'uw==', confirmed: true } };
+      const nack = {
+        end_device_ids: endDevice(eui),
+        correlation_ids: [`dts:command:${nacked.uid}`],
+        downlink_nack: { f_port: 3, frm_payload: 'uw==', confirmed: true },
+      };
       expect(expectSuccess<IngestResult>(await tts(nack), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
       expect(await find(alice, eui, nacked.uid)).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/\S/) });
 
       // A late downlink_sent does not revive a failed command.
-      expect(expectSuccess<IngestResult>(await tts({ end_device_ids: endDevice(eui), correlation_ids: [`dts:command:${failing.uid}`], downlink_sent: {} }), 202)).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
+      expect(
+        expectSuccess<IngestResult>(await tts({ end_device_ids: endDevice(eui), correlation_ids: [`dts:command:${failing.uid}`], downlink_sent: {} }), 202),
+      ).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
       expect((await find(alice, eui, failing.uid))?.status).toBe('Failed');
 
-      const unknown = expectSuccess<IngestResult>(await tts({ end_device_ids: endDevice(eui), correlation_ids: ['dts:command:999999'], downlink_ack: {} }), 202);
+      const unknown = expectSuccess<IngestResult>(
+        await tts({ end_device_ids: endDevice(eui), correlation_ids: ['dts:command:999999'], downlink_ack: {} }),
+        202,
+      );
       expect(unknown).toMatchObject({ accepted: 0, rejected: [expect.objectContaining({ code: 'NOT_FOUND' })] });
       const other = await send(alice, eui, { port: 3, payload_hex: 'CC' });
       expect((await waitFor(alice, eui, other.uid, ['Scheduled']))?.status).toBe('Scheduled');
-      const foreign = await svc.http().post('/ingest/ttn').set(...bearer(carol.appToken)).send({ correlation_ids: [`dts:command:${other.uid}`], downlink_sent: {} });
+      const foreign = await svc
+        .http()
+        .post('/ingest/ttn')
+        .set(...bearer(carol.appToken))
+        .send({ correlation_ids: [`dts:command:${other.uid}`], downlink_sent: {} });
       expect(expectSuccess<IngestResult>(foreign, 202)).toMatchObject({ accepted: 0, rejected: [expect.objectContaining({ code: 'NOT_FOUND' })] });
       expect((await find(alice, eui, other.uid))?.status).toBe('Scheduled');
     });
@@ -540,7 +709,7 @@ describe('commands', () => {
       expect(failed).toMatchObject({ status: 'Failed', reason: expect.stringContaining('401') });
       await sleep(2_500); // past the first backoff: a retry would have come by now
       expect(net.hits).toHaveLength(1);
-      expect(net.hits[0].headers.authorization).toBe('Bearer wrong-key');
+      expect(net.hits[0]!.headers.authorization).toBe('Bearer wrong-key');
     });
 
     it('a 500 is transient: the hand-off is retried with backoff, the command stays Created meanwhile, then Scheduled once', async () => {
@@ -582,7 +751,8 @@ describe('commands', () => {
     it('a network that never answers times out and is retried', async () => {
       let held: ServerResponse | null = null;
       const net = await fakeNetwork((_hit, res, n) => {
-        if (n === 1) held = res; // never answered
+        if (n === 1)
+          held = res; // never answered
         else json(res, 200, { id: 'after-timeout' });
       });
       const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
@@ -630,51 +800,302 @@ describe('commands', () => {
     it('cancels a Created command (a row without a dispatch job): Cancelled, then 409 COMMAND_NOT_CANCELLABLE', async () => {
       const eui = await device(alice);
       const uid = await insertCreated(eui, alice);
-      expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', port: 7, payload_hex: 'CAFE', payload_base64: 'yv4=', payload_ASCII: '\\xca\\xfe' });
+      expect(await find(alice, eui, uid)).toMatchObject({
+        status: 'Created',
+        port: 7,
+        payload_hex: 'CAFE',
+        payload_base64: 'yv4=',
+        payload_ASCII: '\\xca\\xfe',
+      });
       expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui.toLowerCase()}/${uid}`))).toEqual({ uid, status: 'Cancelled' });
       expect(await find(alice, eui, uid)).toMatchObject({ status: 'Cancelled' });
       expectError(await as(alice).delete(`/user/device/command/${eui}/${uid}`), 409, 'COMMAND_NOT_CANCELLABLE');
       expect(await find(alice, eui, uid)).toMatchObject({ status: 'Cancelled' });
     });
 
-    it('cancels a command while the network is still being called; its late answer does not move it on', async () => {
+    it('cancels a command while the network is still being called; its late answer does not move it on, and it is taken back out of the queue', async () => {
       let held: ServerResponse | null = null;
-      const net = await fakeNetwork((_hit, res) => {
-        held = res;
+      const net = await fakeNetwork((hit, res) => {
+        if (hit.method === 'POST') held = res;
+        else if (hit.method === 'GET') json(res, 200, { totalCount: 1, result: [{ id: 'too-late', fPort: 5, data: 'AQ==', isPending: false }] });
+        else json(res, 200, {});
       });
       const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       expect(await waitUntil(() => held !== null)).toBe(true);
       expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${uid}`))).toEqual({ uid, status: 'Cancelled' });
       json(held!, 200, { id: 'too-late' });
-      await sleep(500);
+      expect(await waitUntil(() => net.hits.length >= 3)).toBe(true);
+      // The dispatcher found it Cancelled and took what the network had queued back out.
+      expect(net.hits.map((h) => `${h.method} ${h.path}`)).toEqual([
+        `POST /api/devices/${eui.toLowerCase()}/queue`,
+        `GET /api/devices/${eui.toLowerCase()}/queue`,
+        `DELETE /api/devices/${eui.toLowerCase()}/queue`,
+      ]);
       expect((await find(alice, eui, uid))?.status).toBe('Cancelled');
-      const late = await svc.http().post('/ingest/chirpstack?event=txack').set(...secretHeader).send({ queueItemId: 'too-late' });
+      const late = await svc
+        .http()
+        .post('/ingest/chirpstack?event=txack')
+        .set(...secretHeader)
+        .send({ queueItemId: 'too-late' });
       expect(expectSuccess<IngestResult>(late, 202).accepted).toBe(0);
       expect((await find(alice, eui, uid))?.status).toBe('Cancelled');
-      expect(net.hits).toHaveLength(1);
+      expect(net.hits).toHaveLength(3);
     });
 
-    it('a command just created is either cancelled or already beyond Created', async () => {
+    it('cancels a command just created, whether still Created or already in the simulated network’s queue', async () => {
       const eui = await device(alice);
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
-      const res = await as(alice).delete(`/user/device/command/${eui}/${uid}`);
-      if (res.status === 200) expect(expectSuccess(res)).toEqual({ uid, status: 'Cancelled' });
-      else expectError(res, 409, 'COMMAND_NOT_CANCELLABLE');
+      expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${uid}`))).toEqual({ uid, status: 'Cancelled' });
       await sleep(300);
-      expect((await find(alice, eui, uid))?.status).toBe(res.status === 200 ? 'Cancelled' : 'Scheduled');
+      expect((await find(alice, eui, uid))?.status).toBe('Cancelled');
+      const queued = await send(alice, eui, { port: 5, payload_hex: '02' });
+      expect((await waitFor(alice, eui, queued.uid, ['Scheduled']))?.status).toBe('Scheduled');
+      expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${queued.uid}`))).toEqual({ uid: queued.uid, status: 'Cancelled' });
+      // Cancelled, it is not sent at the next uplink.
+      await uplink(eui, 1);
+      await sleep(300);
+      expect((await find(alice, eui, queued.uid))?.status).toBe('Cancelled');
     });
 
-    it('refuses a Scheduled command, an unknown uid, another device’s command and a uid that is no integer', async () => {
+    it('refuses a command handed to the device (409 saying so), an unknown uid, another device’s command and a uid that is no integer', async () => {
       const eui = await device(alice);
       const other = await device(alice);
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       expect((await waitFor(alice, eui, uid, ['Scheduled']))?.status).toBe('Scheduled');
-      expectError(await as(alice).delete(`/user/device/command/${eui}/${uid}`), 409, 'COMMAND_NOT_CANCELLABLE');
+      await uplink(eui, 1);
+      expect((await waitFor(alice, eui, uid, ['Sent']))?.status).toBe('Sent');
+      const refused = expectError(await as(alice).delete(`/user/device/command/${eui}/${uid}`), 409, 'COMMAND_NOT_CANCELLABLE', 'uid');
+      expect(refused[0]!.message).toBe('the command is Sent: it was already handed to the device');
       expectError(await as(alice).delete(`/user/device/command/${eui}/99999999`), 404, 'NOT_FOUND');
       expectError(await as(alice).delete(`/user/device/command/${other}/${uid}`), 404, 'NOT_FOUND');
       expectError(await as(alice).delete(`/user/device/command/${eui}/abc`), 400, 'VALIDATION_FAILED', 'uid');
-      expect((await find(alice, eui, uid))?.status).toBe('Scheduled');
+      expect((await find(alice, eui, uid))?.status).toBe('Sent');
+    });
+
+    describe('taking a downlink back out of the network’s queue', () => {
+      interface CsItem {
+        id: string;
+        devEui: string;
+        confirmed: boolean;
+        fPort: number;
+        data: string;
+        isPending: boolean;
+        fCntDown: number;
+        isEncrypted: boolean;
+      }
+      /** ChirpStack v4's device queue API as its DeviceService answers: list, flush, enqueue (new ids). */
+      const chirpstack = async () => {
+        const queue: CsItem[] = [];
+        let next = 1;
+        let failing: number | null = null;
+        const net = await fakeNetwork((hit, res) => {
+          if (failing !== null) return json(res, failing, { error: 'unavailable', code: 14 });
+          if (hit.method === 'GET') return json(res, 200, { totalCount: queue.length, result: queue });
+          if (hit.method === 'DELETE') {
+            queue.length = 0;
+            return json(res, 200, {});
+          }
+          const item = (hit.body as { queueItem: Partial<CsItem> }).queueItem;
+          const id = `cs-${next++}`;
+          queue.push({
+            id,
+            devEui: item.devEui ?? '',
+            confirmed: item.confirmed ?? false,
+            fPort: item.fPort ?? 0,
+            data: item.data ?? '',
+            isPending: false,
+            fCntDown: 0,
+            isEncrypted: false,
+          });
+          json(res, 200, { id });
+        });
+        return { ...net, queue, fail: (status: number | null) => (failing = status) };
+      };
+      const scheduled = async (eui: string, body: object) => {
+        const c = await send(alice, eui, body);
+        expect((await waitFor(alice, eui, c.uid, ['Scheduled', 'Failed']))?.status).toBe('Scheduled');
+        return c;
+      };
+      const statusOf = async (eui: string, uid: number) => (await find(alice, eui, uid))?.status;
+
+      it('ChirpStack: one is taken out by listing, flushing and refilling the queue in order; the others follow their new ids', async () => {
+        const cs = await chirpstack();
+        const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: cs.url, api_key: 'cs-queue-key' });
+        const dev = eui.toLowerCase();
+        const a = await scheduled(eui, { port: 5, payload_hex: '0A' });
+        const b = await scheduled(eui, { port: 5, payload_hex: '0B' });
+        const c = await scheduled(eui, { port: 6, confirmed: true, payload_hex: '0C' });
+        // Another application's downlink in the same queue is put back too.
+        cs.queue.push({ id: 'foreign-1', devEui: dev, confirmed: false, fPort: 9, data: '/w==', isPending: false, fCntDown: 0, isEncrypted: false });
+        const before = cs.hits.length;
+        expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${b.uid}`))).toEqual({ uid: b.uid, status: 'Cancelled' });
+        const calls = cs.hits.slice(before);
+        const queuePath = `/api/devices/${dev}/queue`;
+        expect(calls.map((h) => `${h.method} ${h.path}`)).toEqual([
+          `GET ${queuePath}`,
+          `DELETE ${queuePath}`,
+          `POST ${queuePath}`,
+          `POST ${queuePath}`,
+          `POST ${queuePath}`,
+        ]);
+        expect(calls.every((h) => h.headers.authorization === 'Bearer cs-queue-key')).toBe(true);
+        expect(calls.slice(2).map((h) => h.body)).toEqual([
+          { queueItem: { devEui: dev, confirmed: false, fPort: 5, data: 'Cg==' } },
+          { queueItem: { devEui: dev, confirmed: true, fPort: 6, data: 'DA==' } },
+          { queueItem: { devEui: dev, confirmed: false, fPort: 9, data: '/w==' } },
+        ]);
+        expect(cs.queue.map((i) => i.data)).toEqual(['Cg==', 'DA==', '/w==']);
+        expect([await statusOf(eui, a.uid), await statusOf(eui, b.uid), await statusOf(eui, c.uid)]).toEqual(['Scheduled', 'Cancelled', 'Scheduled']);
+        // The refilled ones are named by their new ids in ChirpStack's events.
+        const txack = await svc
+          .http()
+          .post('/ingest/chirpstack?event=txack')
+          .set(...secretHeader)
+          .send({ queueItemId: cs.queue[1]!.id });
+        expect(expectSuccess<IngestResult>(txack, 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+        expect(await statusOf(eui, c.uid)).toBe('Sent');
+        expectError(await as(alice).delete(`/user/device/command/${eui}/${b.uid}`), 409, 'COMMAND_NOT_CANCELLABLE', 'uid');
+      });
+
+      it('ChirpStack: a downlink awaiting its acknowledgement is the device’s, and while it waits nothing is flushed; one the queue no longer holds is 409', async () => {
+        const cs = await chirpstack();
+        const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: cs.url, api_key: 'k' });
+        const a = await scheduled(eui, { port: 5, confirmed: true, payload_hex: '0A' });
+        const b = await scheduled(eui, { port: 5, payload_hex: '0B' });
+        cs.queue[0]!.isPending = true;
+        const before = cs.hits.length;
+        const pending = expectError(await as(alice).delete(`/user/device/command/${eui}/${a.uid}`), 409, 'COMMAND_NOT_CANCELLABLE', 'uid');
+        expect(pending[0]!.message).toMatch(/awaits the device’s acknowledgement/);
+        const behind = expectError(await as(alice).delete(`/user/device/command/${eui}/${b.uid}`), 409, 'COMMAND_NOT_CANCELLABLE', 'uid');
+        expect(behind[0]!.message).toMatch(/flushing the queue/);
+        expect(cs.hits.slice(before).map((h) => h.method)).toEqual(['GET', 'GET']);
+        expect(cs.queue).toHaveLength(2);
+        // Transmitted: the queue holds neither any more.
+        cs.queue.length = 0;
+        const gone = expectError(await as(alice).delete(`/user/device/command/${eui}/${b.uid}`), 409, 'COMMAND_NOT_CANCELLABLE', 'uid');
+        expect(gone[0]!.message).toMatch(/no longer holds it: it was handed to the device/);
+        expect([await statusOf(eui, a.uid), await statusOf(eui, b.uid)]).toEqual(['Scheduled', 'Scheduled']);
+      });
+
+      it('ChirpStack unreachable or failing: 503 with Retry-After and nothing cancelled; a refusal (401) is 409 saying so', async () => {
+        const cs = await chirpstack();
+        const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: cs.url, api_key: 'k' });
+        const a = await scheduled(eui, { port: 5, payload_hex: '0A' });
+        cs.fail(503);
+        const down = await as(alice).delete(`/user/device/command/${eui}/${a.uid}`);
+        expect(expectError(down, 503, 'UNAVAILABLE', 'uid')[0]!.message).toMatch(/503/);
+        expect(Number(down.headers['retry-after'])).toBeGreaterThan(0);
+        cs.fail(401);
+        expect(expectError(await as(alice).delete(`/user/device/command/${eui}/${a.uid}`), 409, 'COMMAND_NOT_CANCELLABLE')[0]!.message).toMatch(/401/);
+        expect(await statusOf(eui, a.uid)).toBe('Scheduled');
+        cs.fail(null);
+        expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${a.uid}`))).toEqual({ uid: a.uid, status: 'Cancelled' });
+        expect(cs.queue).toEqual([]);
+      });
+
+      it('The Things Stack: the queue is listed and replaced without it, the others keeping their correlation ids', async () => {
+        const APP = 'dts-app-2';
+        const queue: Record<string, unknown>[] = [];
+        const stack = await fakeNetwork((hit, res) => {
+          if (hit.path.endsWith('/down/push')) {
+            // Listed as the Application Server keeps them: with the session key id and frame counter it assigned.
+            for (const d of (hit.body as { downlinks: Record<string, unknown>[] }).downlinks)
+              queue.push({ ...d, session_key_id: 'AXBSH1Pk6Z0G166z', f_cnt: 40 + queue.length });
+            return json(res, 200, {});
+          }
+          if (hit.method === 'GET' && hit.path.endsWith('/down')) return json(res, 200, { downlinks: queue });
+          if (hit.path.endsWith('/down/replace')) {
+            queue.splice(0, queue.length, ...(hit.body as { downlinks: Record<string, unknown>[] }).downlinks);
+            return json(res, 200, {});
+          }
+          json(res, 404, { code: 5, message: 'not found' });
+        });
+        const { eui } = await deviceOnNetwork(alice, { adapter: 'ttn', base_url: stack.url, api_key: 'NNSXS.QUEUE', application_id: APP, webhook_id: 'hook' });
+        const device = `/api/v3/as/applications/${APP}/devices/eui-${eui.toLowerCase()}`;
+        const a = await scheduled(eui, { port: 3, payload_hex: 'AA' });
+        const b = await scheduled(eui, { port: 4, confirmed: true, payload_hex: 'BB' });
+        queue.push({
+          f_port: 2,
+          frm_payload: 'AQ==',
+          priority: 'NORMAL',
+          correlation_ids: ['as:downlink:01FOREIGN'],
+          session_key_id: 'AXBSH1Pk6Z0G166z',
+          f_cnt: 50,
+        });
+        const before = stack.hits.length;
+        expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${a.uid}`))).toEqual({ uid: a.uid, status: 'Cancelled' });
+        const calls = stack.hits.slice(before);
+        expect(calls.map((h) => `${h.method} ${h.path}`)).toEqual([`GET ${device}/down`, `POST ${device}/down/replace`]);
+        expect(calls.every((h) => h.headers.authorization === 'Bearer NNSXS.QUEUE')).toBe(true);
+        expect(calls[1]!.body).toEqual({
+          downlinks: [
+            { f_port: 4, frm_payload: 'uw==', confirmed: true, priority: 'NORMAL', correlation_ids: [`dts:command:${b.uid}`] },
+            { f_port: 2, frm_payload: 'AQ==', priority: 'NORMAL', correlation_ids: ['as:downlink:01FOREIGN'] },
+          ],
+        });
+        expect(await statusOf(eui, b.uid)).toBe('Scheduled');
+        // Transmitted meanwhile: the queue no longer holds it.
+        queue.length = 0;
+        expect(expectError(await as(alice).delete(`/user/device/command/${eui}/${b.uid}`), 409, 'COMMAND_NOT_CANCELLABLE')[0]!.message).toMatch(
+          /handed to the device/,
+        );
+        expect(stack.hits.slice(before + 2).map((h) => h.method)).toEqual(['GET']);
+      });
+
+      it('DELETE /user/device/command/{eui} cancels every command that has not reached the device, saying which it could not', async () => {
+        // The simulated network: the one sent at the uplink stays; the queued ones are cancelled.
+        const sim = await device(alice);
+        const sent = await send(alice, sim, { port: 1, payload_hex: '01' });
+        for (const c of [sent]) expect((await waitFor(alice, sim, c.uid, ['Scheduled']))?.status).toBe('Scheduled');
+        await uplink(sim, 1);
+        expect((await waitFor(alice, sim, sent.uid, ['Sent']))?.status).toBe('Sent');
+        const q1 = await send(alice, sim, { port: 1, payload_hex: '02' });
+        const q2 = await send(alice, sim, { port: 1, payload_hex: '03' });
+        const flushed = expectSuccess<{ devEUI: string; cancelled: number[]; kept: unknown[] }>(await as(alice).delete(`/user/device/command/${sim}`));
+        expect(flushed).toEqual({ devEUI: sim, cancelled: [q1.uid, q2.uid], kept: [] });
+        expect((await list(alice, sim)).map((c) => c.status)).toEqual(['Cancelled', 'Cancelled', 'Sent']);
+        expect(expectSuccess(await as(alice).delete(`/user/device/command/${sim}`))).toEqual({ devEUI: sim, cancelled: [], kept: [] });
+
+        // ChirpStack: one flush for all of ours, the other application's put back.
+        const cs = await chirpstack();
+        const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: cs.url, api_key: 'k' });
+        const a = await scheduled(eui, { port: 5, payload_hex: '0A' });
+        const b = await scheduled(eui, { port: 5, payload_hex: '0B' });
+        cs.queue.push({
+          id: 'foreign-2',
+          devEui: eui.toLowerCase(),
+          confirmed: false,
+          fPort: 9,
+          data: '/w==',
+          isPending: false,
+          fCntDown: 0,
+          isEncrypted: false,
+        });
+        const before = cs.hits.length;
+        expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}`))).toEqual({ devEUI: eui, cancelled: [a.uid, b.uid], kept: [] });
+        expect(cs.hits.slice(before).map((h) => h.method)).toEqual(['GET', 'DELETE', 'POST']);
+        expect(cs.queue.map((i) => i.data)).toEqual(['/w==']);
+
+        // A network that cannot be asked: each is kept, saying why; the others are still cancelled.
+        const c = await scheduled(eui, { port: 5, payload_hex: '0C' });
+        cs.fail(500);
+        const kept = expectSuccess<{ cancelled: number[]; kept: { uid: number; status: string; reason: string }[] }>(
+          await as(alice).delete(`/user/device/command/${eui}`),
+        );
+        expect(kept).toEqual({ devEUI: eui, cancelled: [], kept: [{ uid: c.uid, status: 'Scheduled', reason: expect.stringMatching(/500/) }] });
+        cs.fail(null);
+      });
+
+      it('DELETE /user/device/command/{eui}: bad EUI 400, no credentials 401, another account 404, nothing cancelled', async () => {
+        const eui = await device(alice);
+        const q = await send(alice, eui, { port: 1, payload_hex: '01' });
+        expectError(await as(alice).delete('/user/device/command/not-an-eui'), 400, 'VALIDATION_FAILED', 'eui');
+        expectError(await svc.http().delete(`/user/device/command/${eui}`), 401, 'AUTH_REQUIRED');
+        expectError(await as(bob).delete(`/user/device/command/${eui}`), 404, 'NOT_FOUND');
+        expectError(await as(alice).delete(`/user/device/command/${newEui()}`), 404, 'NOT_FOUND');
+        expect(['Created', 'Scheduled']).toContain(await statusOf(eui, q.uid));
+      });
     });
 
     describe('the requeue of a command whose dispatch job was lost', () => {
@@ -700,9 +1121,16 @@ describe('commands', () => {
         await requeueNow(); // and after it
         await sleep(1_000);
         expect(net.hits).toHaveLength(1);
-        expect(net.hits[0]).toMatchObject({ path: `/api/devices/${eui.toLowerCase()}/queue`, body: { queueItem: { confirmed: false, fPort: 7, data: 'yv4=' } } });
-        expect(net.hits[0].headers.authorization).toBe('Bearer requeue-key');
-        const txack = await svc.http().post('/ingest/chirpstack?event=txack').set(...secretHeader).send({ queueItemId: 'requeued-1' });
+        expect(net.hits[0]).toMatchObject({
+          path: `/api/devices/${eui.toLowerCase()}/queue`,
+          body: { queueItem: { confirmed: false, fPort: 7, data: 'yv4=' } },
+        });
+        expect(net.hits[0]!.headers.authorization).toBe('Bearer requeue-key');
+        const txack = await svc
+          .http()
+          .post('/ingest/chirpstack?event=txack')
+          .set(...secretHeader)
+          .send({ queueItemId: 'requeued-1' });
         expect(expectSuccess<IngestResult>(txack, 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
         expect((await find(alice, eui, uid))?.status).toBe('Sent');
       });

@@ -6,7 +6,7 @@ import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
 /**
- * The datamodel enumerations (spec "Datamodel records" and "Datamodel" endpoints, CONTRACT §8,
+ * The datamodel enumerations (docs/api.md §8, §15,
  * §9, §11) and GET /user/device/data/type/all.
  */
 
@@ -58,7 +58,11 @@ describe('datamodel', () => {
   let alice: Account;
   let bob: Account;
 
-  const get = (path: string, who: Account) => svc.http().get(path).set(...bearer(who.appToken));
+  const get = (path: string, who: Account) =>
+    svc
+      .http()
+      .get(path)
+      .set(...bearer(who.appToken));
 
   beforeAll(async () => {
     svc = await startTestService();
@@ -93,7 +97,7 @@ describe('datamodel', () => {
   });
 
   describe('GET /datamodel/network', () => {
-    it('lists the global networks with exactly the members of the spec', async () => {
+    it('lists the global networks with exactly the members docs/api.md lists', async () => {
       const data = expectSuccess<NetworkEntry[]>(await get('/datamodel/network', alice));
       expect(data.length).toBeGreaterThanOrEqual(3);
       const types = expectSuccess<{ uid: number }[]>(await get('/datamodel/network/type', alice)).map((t) => t.uid);
@@ -113,7 +117,7 @@ describe('datamodel', () => {
         `INSERT INTO networks (name, description, interface, type_ref, adapter, account_id) VALUES ($1, $2, 'REST', 7, 'rest', $3) RETURNING uid`,
         ['Alice integrator', 'Alice’s own integrator', alice.account.id],
       );
-      const uid = rows[0].uid;
+      const uid = rows[0]!.uid;
       const mine = expectSuccess<NetworkEntry[]>(await get('/datamodel/network', alice));
       expect(mine.find((n) => n.uid === uid)).toEqual({ uid, name: 'Alice integrator', description: 'Alice’s own integrator', interface: 'REST', type_ref: 7 });
       expect(expectSuccess(await get(`/datamodel/network/${uid}`, alice))).toEqual({
@@ -155,7 +159,7 @@ describe('datamodel', () => {
   });
 
   describe('GET /datamodel/network/by_type/{uid}', () => {
-    it('lists the device models of LoRaWAN with every member of the spec', async () => {
+    it('lists the device models of LoRaWAN with every member docs/api.md lists', async () => {
       const types = expectSuccess<{ uid: number; type: string }[]>(await get('/datamodel/network/type', alice));
       const deviceTypes = expectSuccess<{ uid: number; type_name: string }[]>(await get('/datamodel/device/type', alice));
       const lorawan = types.find((t) => t.type === 'LoRaWAN')!;
@@ -193,7 +197,7 @@ describe('datamodel', () => {
   });
 
   describe('GET /datamodel/decoder and /datamodel/decoder/{decoder_id}', () => {
-    it('lists the decoders with every member of the spec, Cayenne LPP and raw among them', async () => {
+    it('lists the decoders with every member docs/api.md lists, Cayenne LPP and raw among them', async () => {
       const data = expectSuccess<Record<string, unknown>[]>(await get('/datamodel/decoder', alice));
       for (const d of data) {
         expect(Object.keys(d).sort()).toEqual(['description', 'interface', 'lorawan_net_id', 'name', 'type_ref', 'uid']);
@@ -283,14 +287,21 @@ describe('datamodel', () => {
       expect(typeof all).toBe('object');
       expect(Array.isArray(all)).toBe(false);
       const values = Object.values(all);
-      for (const path of ['/datamodel/network', '/datamodel/network/type', '/datamodel/decoder', '/datamodel/data/type/all', '/datamodel/icon', '/datamodel/device/type']) {
+      for (const path of [
+        '/datamodel/network',
+        '/datamodel/network/type',
+        '/datamodel/decoder',
+        '/datamodel/data/type/all',
+        '/datamodel/icon',
+        '/datamodel/device/type',
+      ]) {
         const single = expectSuccess(await get(path, alice));
         expect(values).toContainEqual(single);
       }
     });
 
     it('holds the caller’s own networks and not another account’s', async () => {
-      const [{ uid }]: { uid: number }[] = await ds.query(
+      const [{ uid }]: [{ uid: number }] = await ds.query(
         `INSERT INTO networks (name, description, interface, type_ref, adapter, account_id) VALUES ('Bob integrator', '', 'REST', 7, 'rest', $1) RETURNING uid`,
         [bob.account.id],
       );
@@ -309,7 +320,13 @@ describe('datamodel', () => {
       dataTypes = expectSuccess<DataTypeEntry[]>(await get('/datamodel/data/type/all', alice));
     });
 
-    const inUse = async (who: Account) => expectSuccess<DataTypeEntry[]>(await svc.http().get('/user/device/data/type/all').set(...bearer(who.appToken)));
+    const inUse = async (who: Account) =>
+      expectSuccess<DataTypeEntry[]>(
+        await svc
+          .http()
+          .get('/user/device/data/type/all')
+          .set(...bearer(who.appToken)),
+      );
     const aliases = (list: DataTypeEntry[]) => list.map((t) => t.alias).sort();
 
     async function registerDevice(who: Account, eui = randomEui()) {
@@ -366,7 +383,12 @@ describe('datamodel', () => {
       await insertUplink(kept.uid, { temperature: 20 });
       await insertUplink(gone.uid, { lat: 10, lon: 20, alt: 30 });
       expect(aliases(await inUse(dave))).toEqual(['ALT', 'LAT', 'LON', 'temperature'].sort());
-      expectSuccess(await svc.http().delete(`/user/device/${gone.eui}`).set(...bearer(dave.appToken)));
+      expectSuccess(
+        await svc
+          .http()
+          .delete(`/user/device/${gone.eui}`)
+          .set(...bearer(dave.appToken)),
+      );
       expect(aliases(await inUse(dave))).toEqual(['temperature']);
     });
   });

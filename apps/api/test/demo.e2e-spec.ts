@@ -1,4 +1,5 @@
 import type { CommandWire, DeviceMetaWire, FenceWire, ImageDetailWire, ImageListEntryWire } from '@dts/domain';
+import { DemoLiveService } from '../src/modules/demo/demo-live.service';
 import { DemoSeeder, type DemoSummary } from '../src/modules/demo/demo.seeder';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
@@ -34,6 +35,8 @@ async function startDemo(sameDatabaseAs?: TestService): Promise<{ svc: TestServi
   });
   try {
     const svc = await startTestService({ env: { DEMO: '1' }, sameDatabaseAs });
+    // The live traffic's first reports come after 15 s: stopped here, the counts below are the seeding's.
+    svc.app.get(DemoLiveService).stop();
     return { svc, printed, summary: svc.app.get(DemoSeeder).summary! };
   } finally {
     spy.mockRestore();
@@ -44,7 +47,11 @@ describe('DEMO=1', () => {
   let svc: TestService;
   let printed: string;
   let token: string;
-  const get = (path: string) => svc.http().get(path).set(...bearer(token));
+  const get = (path: string) =>
+    svc
+      .http()
+      .get(path)
+      .set(...bearer(token));
 
   beforeAll(async () => {
     ({ svc, printed } = await startDemo());
@@ -69,8 +76,8 @@ describe('DEMO=1', () => {
     for (const line of lines) {
       const [, header, url] = /^\s*curl -s -H "([^"]+)" "([^"]+)"$/.exec(line) ?? [];
       expect(header).toBe(`Authorization: Bearer ${token}`);
-      expect(url.startsWith(svc.config.publicBaseUrl)).toBe(true);
-      const path = url.slice(svc.config.publicBaseUrl.length);
+      expect(url!.startsWith(svc.config.publicBaseUrl)).toBe(true);
+      const path = url!.slice(svc.config.publicBaseUrl.length);
       const res = await svc.http().get(path).set('Authorization', `Bearer ${token}`);
       expect({ path, status: res.status, success: res.body.success }).toEqual({ path, status: 200, success: true });
     }
@@ -96,15 +103,15 @@ describe('DEMO=1', () => {
   });
 
   it('has the trackers going round the fenced route every 10 minutes over 2 days, battery falling', async () => {
-    const [fence] = expectSuccess<FenceWire[]>(await get('/user/fence'));
+    const [fence] = expectSuccess<[FenceWire]>(await get('/user/fence'));
     expect(fence.name).toBe('Vondelpark');
-    const ring = fence.geometry.coordinates[0];
-    const [west, east] = [Math.min(...ring.map((p) => p[0])), Math.max(...ring.map((p) => p[0]))];
-    const [south, north] = [Math.min(...ring.map((p) => p[1])), Math.max(...ring.map((p) => p[1]))];
+    const ring = fence.geometry.coordinates[0]!;
+    const [west, east] = [Math.min(...ring.map((p) => p[0]!)), Math.max(...ring.map((p) => p[0]!))];
+    const [south, north] = [Math.min(...ring.map((p) => p[1]!)), Math.max(...ring.map((p) => p[1]!))];
     for (const eui of [EUI.bike, EUI.cart]) {
       const rows = expectSuccess<Row[]>(await get(`/user/device/data/${eui}?filter=LAT,LON`));
       expect(rows).toHaveLength(288);
-      expect(rows[1].ts_unix - rows[0].ts_unix).toBe(600);
+      expect(rows[1]!.ts_unix - rows[0]!.ts_unix).toBe(600);
       const points = rows.map((r) => [r.LAT, r.LON] as [number, number]);
       for (const [lat, lon] of points) {
         expect(lat).toBeGreaterThan(south);
@@ -112,27 +119,27 @@ describe('DEMO=1', () => {
         expect(lon).toBeGreaterThan(west);
         expect(lon).toBeLessThan(east);
       }
-      const steps = points.slice(1).map((p, i) => metres(points[i], p));
+      const steps = points.slice(1).map((p, i) => metres(points[i]!, p));
       // Moving by day (hundreds of metres per report), resting by night.
       expect(steps.filter((s) => s > 100).length).toBeGreaterThan(60);
       // The track spans the park, wherever in the loop the window happens to start.
       expect(Math.max(...points.flatMap((a) => points.map((b) => metres(a, b))))).toBeGreaterThan(1000);
     }
     const battery = expectSuccess<Row[]>(await get(`/user/device/data/${EUI.bike}?filter=battery_voltage`)).map((r) => r.battery_voltage as number);
-    expect(battery.at(-1)!).toBeLessThan(battery[0] - 0.05);
+    expect(battery.at(-1)!).toBeLessThan(battery[0]! - 0.05);
   });
 
   it('has the environment sensors warmer and drier in the afternoon than at night, every 15 minutes over 3 days', async () => {
     for (const eui of [EUI.meadow, EUI.pond]) {
       const rows = expectSuccess<Row[]>(await get(`/user/device/data/${eui}?filter=temperature,humidity`));
       expect(rows).toHaveLength(288);
-      expect(rows[1].ts_unix - rows[0].ts_unix).toBe(900);
+      expect(rows[1]!.ts_unix - rows[0]!.ts_unix).toBe(900);
       const at = (hours: number[], k: string) => mean(rows.filter((r) => hours.includes(localHour(r.ts_unix))).map((r) => r[k] as number));
       expect(at([14, 15, 16], 'temperature')).toBeGreaterThan(at([2, 3, 4], 'temperature') + 4);
       expect(at([14, 15, 16], 'humidity')).toBeLessThan(at([2, 3, 4], 'humidity') - 8);
     }
     // Decoded from the family's bytes, stored raw as a network delivered them.
-    const [first] = expectSuccess<{ payload_hex: string; payload_valid?: unknown }[]>(await get(`/user/device/table/${EUI.meadow}?limit=1`));
+    const [first] = expectSuccess<[{ payload_hex: string; payload_valid?: unknown }]>(await get(`/user/device/table/${EUI.meadow}?limit=1`));
     expect(first.payload_hex).toMatch(/^[0-9A-Fa-f]{24}$/);
   });
 
@@ -149,9 +156,13 @@ describe('DEMO=1', () => {
     for (const image of images) {
       expect(image.ts_photo_unix).toBeLessThan(Date.now() / 1000);
       expect(image.ts_photo_unix).toBeGreaterThan(Date.now() / 1000 - 3 * 86_400);
-      expect(image.annotations[0].taxonomy).toMatchObject({ class: 'mammalia', genus: expect.stringMatching(/\S/) });
+      expect(image.annotations[0]!.taxonomy).toMatchObject({ class: 'mammalia', genus: expect.stringMatching(/\S/) });
       const detail = expectSuccess<ImageDetailWire>(await get(`/user/device/image/${EUI.camera}/${image.hash}`));
-      expect(Buffer.from(detail.images.thumb ?? '', 'base64').subarray(0, 2).toString('hex')).toBe('ffd8');
+      expect(
+        Buffer.from(detail.images.thumb ?? '', 'base64')
+          .subarray(0, 2)
+          .toString('hex'),
+      ).toBe('ffd8');
       const file = await fetch(detail.meta.url.replace(svc.config.publicBaseUrl, svc.url));
       expect(file.headers.get('content-type')).toBe('image/jpeg');
     }
@@ -162,7 +173,8 @@ describe('DEMO=1', () => {
 
   it('has commands in at least three states: dispatched by the worker, and moved on by network events', async () => {
     const deadline = Date.now() + 30_000;
-    const list = async () => (await Promise.all([EUI.bike, EUI.meadow, EUI.camera].map(async (eui) => expectSuccess<CommandWire[]>(await get(`/user/device/command/${eui}`))))).flat();
+    const list = async () =>
+      (await Promise.all([EUI.bike, EUI.meadow, EUI.camera].map(async (eui) => expectSuccess<CommandWire[]>(await get(`/user/device/command/${eui}`))))).flat();
     let commands = await list();
     while (commands.some((c) => c.status === 'Created') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
@@ -175,9 +187,30 @@ describe('DEMO=1', () => {
 
   it('shows none of it to another account', async () => {
     const other = await accountWithCredentials(svc, 'stranger');
-    expectError(await svc.http().get(`/user/device/data/${EUI.bike}`).set(...bearer(other.appToken)), 404, 'NOT_FOUND');
-    expectError(await svc.http().get(`/user/device/image/${EUI.camera}`).set(...bearer(other.appToken)), 404, 'NOT_FOUND');
-    expect(expectSuccess<string[]>(await svc.http().get('/user/device').set(...bearer(other.appToken)))).toEqual([]);
+    expectError(
+      await svc
+        .http()
+        .get(`/user/device/data/${EUI.bike}`)
+        .set(...bearer(other.appToken)),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await svc
+        .http()
+        .get(`/user/device/image/${EUI.camera}`)
+        .set(...bearer(other.appToken)),
+      404,
+      'NOT_FOUND',
+    );
+    expect(
+      expectSuccess<string[]>(
+        await svc
+          .http()
+          .get('/user/device')
+          .set(...bearer(other.appToken)),
+      ),
+    ).toEqual([]);
   });
 
   it('adds nothing on a second start with the same database and prints the same token', async () => {
@@ -201,4 +234,25 @@ describe('DEMO=1', () => {
     }
     expect(await counts()).toEqual(before);
   });
+
+  it('keeps the devices reporting and taking commands while it runs (the console shows them live)', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const counts = async () => ({
+      bike: expectSuccess<Row[]>(await get(`/user/device/data/${EUI.bike}?filter=LAT,LON&from=${before}`)),
+      meadow: expectSuccess<Row[]>(await get(`/user/device/data/${EUI.meadow}?filter=temperature,humidity&from=${before}`)),
+    });
+    const live = svc.app.get(DemoLiveService);
+    await live.pulse();
+    await live.pulse();
+    const { bike, meadow } = await counts();
+    expect(bike).toHaveLength(2);
+    expect(meadow).toHaveLength(2);
+    expect(metres([bike[0]!.LAT as number, bike[0]!.LON as number], [52.358, 4.868])).toBeLessThan(1500);
+    expect(meadow[0]!.temperature).toEqual(expect.any(Number));
+    // The position request moves on by the network's events: Sent after 5 s, Acknowledged after 10.
+    const newest = () => get(`/user/device/command/${EUI.bike}`).then((r) => expectSuccess<CommandWire[]>(r)[0]!);
+    expect((await newest()).payload_hex).toBe('02');
+    for (let i = 0; i < 100 && (await newest()).status !== 'Acknowledged'; i++) await new Promise((r) => setTimeout(r, 200));
+    expect((await newest()).status).toBe('Acknowledged');
+  }, 60_000);
 });

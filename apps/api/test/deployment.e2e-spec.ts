@@ -10,7 +10,21 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { expectError, expectSuccess } from './support/envelope';
 import { freePort } from './support/ports';
-import { API_MAIN, composeEnvironment, findNginx, MIGRATE_MAIN, nginxArgs, type Proc, renderNginxConf, sleep, startProcess, stopProcesses, waitReady, WORKER_MAIN } from './support/processes';
+import {
+  API_MAIN,
+  composeEnvironment,
+  composeIngestSecret,
+  findNginx,
+  MIGRATE_MAIN,
+  nginxArgs,
+  type Proc,
+  renderNginxConf,
+  sleep,
+  startProcess,
+  stopProcesses,
+  waitReady,
+  WORKER_MAIN,
+} from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 
 /*
@@ -52,7 +66,7 @@ suite(title, () => {
   const sessionCookie = (res: request.Response) => {
     const cookie = (res.headers['set-cookie'] as unknown as string[] | undefined)?.find((c) => c.startsWith('dts_session='));
     if (!cookie) throw new Error(`no session cookie in ${res.status} ${res.text}`);
-    return cookie.split(';')[0];
+    return cookie.split(';')[0]!;
   };
   const newAccount = async (where: Via, name: string) => {
     const username = `${name}_${randomBytes(3).toString('hex')}`;
@@ -60,7 +74,8 @@ suite(title, () => {
     const id = expectSuccess<{ id: number }>(await via[where]().post('/auth/register').send(account), 201).id;
     return { id, ...account };
   };
-  const login = async (where: Via, who: { username: string; password: string }) => sessionCookie(await via[where]().post('/auth/login').send({ username: who.username, password: who.password }));
+  const login = async (where: Via, who: { username: string; password: string }) =>
+    sessionCookie(await via[where]().post('/auth/login').send({ username: who.username, password: who.password }));
   const newDevice = async (cookie: string, decoderRef: number) => {
     const eui = newEui();
     expectSuccess(await via.nginx().post(`/user/device/${eui}`).set('Cookie', cookie).send({ decoder_ref: decoderRef }), 201);
@@ -98,10 +113,12 @@ suite(title, () => {
       // The stand-in ChirpStack is on loopback, which the SSRF guard refuses by default.
       OUTBOUND_ALLOW_PRIVATE: 'true',
       AUTH_RATE_LIMIT_PER_MINUTE: '4',
+      // nginx's address here (compose fixes it on its network).
+      TRUST_PROXY: '127.0.0.1',
       RATE_LIMIT_PER_MINUTE: '100000',
     };
     const env = (service: string, extra: Record<string, string>) => ({ ...composeEnvironment(service), ...local, ...extra });
-    secret = composeEnvironment('api-1').INGEST_SECRET;
+    secret = composeIngestSecret();
 
     const migrate = startProcess('migrate', process.execPath, [MIGRATE_MAIN], env('migrate', {}));
     procs.push(migrate);
@@ -157,7 +174,10 @@ suite(title, () => {
   it('honours on api-2, directly and through nginx, a session started on api-1, and ends it everywhere', async () => {
     const account = await newAccount('api1', 'lb');
     const cookie = await login('api1', account);
-    expect(expectSuccess<{ id: number; username: string }>(await via.api2().get('/user').set('Cookie', cookie))).toMatchObject({ id: account.id, username: account.username });
+    expect(expectSuccess<{ id: number; username: string }>(await via.api2().get('/user').set('Cookie', cookie))).toMatchObject({
+      id: account.id,
+      username: account.username,
+    });
     expect(expectSuccess<{ id: number }>(await via.nginx().get('/user').set('Cookie', cookie)).id).toBe(account.id);
     expectError(await via.nginx().get('/user'), 401, 'AUTH_REQUIRED');
 
@@ -193,7 +213,11 @@ suite(title, () => {
     const account = await newAccount('nginx', 'cmd');
     const cookie = await login('nginx', account);
     const network = expectSuccess<{ uid: number }>(
-      await via.nginx().post('/user/network').set('Cookie', cookie).send({ name: 'lab chirpstack', adapter: 'chirpstack', base_url: `http://127.0.0.1:${ports.network}`, api_key: 'deploy-key' }),
+      await via
+        .nginx()
+        .post('/user/network')
+        .set('Cookie', cookie)
+        .send({ name: 'lab chirpstack', adapter: 'chirpstack', base_url: `http://127.0.0.1:${ports.network}`, api_key: 'deploy-key' }),
       201,
     );
     const eui = await newDevice(cookie, 1);
@@ -202,7 +226,14 @@ suite(title, () => {
     const count = 12;
     const created: number[] = [];
     for (let i = 0; i < count; i++) {
-      const command = expectSuccess<{ uid: number; status: string }>(await via.nginx().post(`/user/device/command/${eui}`).set('Cookie', cookie).send({ port: 10 + i, payload_hex: (i + 1).toString(16).padStart(2, '0') }), 201);
+      const command = expectSuccess<{ uid: number; status: string }>(
+        await via
+          .nginx()
+          .post(`/user/device/command/${eui}`)
+          .set('Cookie', cookie)
+          .send({ port: 10 + i, payload_hex: (i + 1).toString(16).padStart(2, '0') }),
+        201,
+      );
       created.push(command.uid);
     }
     const until = Date.now() + 20_000;

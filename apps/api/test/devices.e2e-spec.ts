@@ -13,10 +13,37 @@ type Caller = Awaited<ReturnType<typeof accountWithCredentials>>;
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 
 const META_MEMBERS = [
-  'uid', 'device_ref', 'id', 'user_ref', 'owner_ref', 'decoder_ref', 'type_ref', 'network_ref', 'icon_ref', 'ts_activity_first_unix',
-  'ts_activity_last_unix', 'ts_data_first_unix', 'ts_data_last_unix', 'battery_percent', 'battery_voltage', 'temperature_dc',
-  'installation_lat', 'installation_lon', 'lat', 'lon', 'alt', 'firmware_version', 'signal_percent', 'signal_dbm', 'devEUI', 'type',
-  'username', 'label', 'folder', 'tags',
+  'uid',
+  'device_ref',
+  'id',
+  'user_ref',
+  'owner_ref',
+  'decoder_ref',
+  'type_ref',
+  'network_ref',
+  'icon_ref',
+  'ts_activity_first_unix',
+  'ts_activity_last_unix',
+  'ts_data_first_unix',
+  'ts_data_last_unix',
+  'battery_percent',
+  'battery_voltage',
+  'temperature_dc',
+  'installation_lat',
+  'installation_lon',
+  'lat',
+  'lon',
+  'alt',
+  'firmware_version',
+  'signal_percent',
+  'signal_dbm',
+  'margin_db',
+  'devEUI',
+  'type',
+  'username',
+  'label',
+  'folder',
+  'tags',
 ];
 
 describe('devices', () => {
@@ -27,9 +54,22 @@ describe('devices', () => {
   let db: DataSource;
 
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    post: (path: string, body?: object) => svc.http().post(path).set(...bearer(who.appToken)).send(body ?? {}),
-    delete: (path: string) => svc.http().delete(path).set(...bearer(who.appToken)),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body?: object) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send(body ?? {}),
+    delete: (path: string) =>
+      svc
+        .http()
+        .delete(path)
+        .set(...bearer(who.appToken)),
   });
   const register = async (who: Caller, eui = newEui(), body: object = {}) => {
     const data = expectSuccess<{ uid: number; devEUI: string }>(await as(who).post(`/user/device/${eui}`, body), 201);
@@ -45,17 +85,47 @@ describe('devices', () => {
   afterAll(() => svc?.close());
 
   describe('POST /user/device/{eui}', () => {
-    it.each(['70b3d57ed00000a1', '70-B3-D5-7E-D0-00-00-A2', '70:b3:d5:7e:d0:00:00:a3'])('registers %s under its normal form, with every metadata member', async (form) => {
-      const data = await register(alice, form);
-      const expected = form.replace(/[-:]/g, '').toUpperCase();
-      expect(Object.keys(data).sort()).toEqual([...META_MEMBERS].sort());
-      expect(data).toMatchObject({ devEUI: expected, label: expected, username: alice.account.username, owner_ref: alice.account.id, type: 'LoRaWAN', network_ref: 1, decoder_ref: 1, tags: null, folder: null, lat: null });
-      expect(await list(alice)).toContain(expected);
-    });
+    it.each(['70b3d57ed00000a1', '70-B3-D5-7E-D0-00-00-A2', '70:b3:d5:7e:d0:00:00:a3'])(
+      'registers %s under its normal form, with every metadata member',
+      async (form) => {
+        const data = await register(alice, form);
+        const expected = form.replace(/[-:]/g, '').toUpperCase();
+        expect(Object.keys(data).sort()).toEqual([...META_MEMBERS].sort());
+        expect(data).toMatchObject({
+          devEUI: expected,
+          label: expected,
+          username: alice.account.username,
+          owner_ref: alice.account.id,
+          type: 'LoRaWAN',
+          network_ref: 1,
+          decoder_ref: 1,
+          tags: null,
+          folder: null,
+          lat: null,
+        });
+        expect(await list(alice)).toContain(expected);
+      },
+    );
 
     it('takes the optional members', async () => {
-      const data = await register(alice, newEui(), { label: 'Cow 7', type_ref: 1, decoder_ref: 2, network_ref: 3, icon_ref: 7, folder: 'herd/a', tags: { colour: 'brown', ids: [1, 2] } });
-      expect(data).toMatchObject({ label: 'Cow 7', type_ref: 1, decoder_ref: 2, network_ref: 3, icon_ref: 7, folder: 'herd/a', tags: { colour: 'brown', ids: [1, 2] } });
+      const data = await register(alice, newEui(), {
+        label: 'Cow 7',
+        type_ref: 1,
+        decoder_ref: 2,
+        network_ref: 3,
+        icon_ref: 7,
+        folder: 'herd/a',
+        tags: { colour: 'brown', ids: [1, 2] },
+      });
+      expect(data).toMatchObject({
+        label: 'Cow 7',
+        type_ref: 1,
+        decoder_ref: 2,
+        network_ref: 3,
+        icon_ref: 7,
+        folder: 'herd/a',
+        tags: { colour: 'brown', ids: [1, 2] },
+      });
     });
 
     it.each(['70b3d57ed00000', '70b3d57ed00000a1ff', '70b3d57ed00000zz', '70-b3:d5-7e-d0-00-00-a1', 'all', '%20'])('refuses the EUI %p', async (eui) => {
@@ -107,10 +177,25 @@ describe('devices', () => {
     it('answers 403 DEVICE_LIMIT_REACHED past max_devices, also for concurrent registrations', async () => {
       small = await startTestService({ env: { ACCOUNT_MAX_DEVICES: '3' } });
       const erin = await accountWithCredentials(small, 'erin');
-      const attempts = await Promise.all(Array.from({ length: 6 }, () => small.http().post(`/user/device/${newEui()}`).set(...bearer(erin.appToken)).send({})));
+      const attempts = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          small
+            .http()
+            .post(`/user/device/${newEui()}`)
+            .set(...bearer(erin.appToken))
+            .send({}),
+        ),
+      );
       expect(attempts.filter((r) => r.status === 201)).toHaveLength(3);
       for (const r of attempts.filter((x) => x.status !== 201)) expectError(r, 403, 'DEVICE_LIMIT_REACHED');
-      expect(expectSuccess<string[]>(await small.http().get('/user/device').set(...bearer(erin.appToken)))).toHaveLength(3);
+      expect(
+        expectSuccess<string[]>(
+          await small
+            .http()
+            .get('/user/device')
+            .set(...bearer(erin.appToken)),
+        ),
+      ).toHaveLength(3);
     });
   });
 
@@ -165,14 +250,32 @@ describe('devices', () => {
     it('POST meta/{eui} writes the writable members and clears with null', async () => {
       const device = await register(alice);
       const body = {
-        label: 'Renamed', folder: 'a/b', tags: ['x'], installation_lat: 52.1, installation_lon: 5.2, lat: -33.9, lon: 151.2, alt: 12.5,
-        battery_percent: 80, battery_voltage: 3.6, temperature_dc: 215, signal_percent: 70, signal_dbm: -97, firmware_version: '1.2.3',
-        type_ref: 2, decoder_ref: 1, network_ref: 2, icon_ref: 4, user_ref: bob.account.id,
+        label: 'Renamed',
+        folder: 'a/b',
+        tags: ['x'],
+        installation_lat: 52.1,
+        installation_lon: 5.2,
+        lat: -33.9,
+        lon: 151.2,
+        alt: 12.5,
+        battery_percent: 80,
+        battery_voltage: 3.6,
+        temperature_dc: 215,
+        signal_percent: 70,
+        signal_dbm: -97,
+        firmware_version: '1.2.3',
+        type_ref: 2,
+        decoder_ref: 1,
+        network_ref: 2,
+        icon_ref: 4,
+        user_ref: bob.account.id,
       };
       const [updated] = expectSuccess<Record<string, unknown>[]>(await as(alice).post(`/user/device/meta/${device.devEUI}`, body));
       const { user_ref, ...rest } = body;
       expect(updated).toMatchObject({ ...rest, user_ref, devEUI: device.devEUI, owner_ref: alice.account.id });
-      const [cleared] = expectSuccess<Record<string, unknown>[]>(await as(alice).post(`/user/device/meta/${device.devEUI}`, { folder: null, tags: null, lat: null, user_ref: null }));
+      const [cleared] = expectSuccess<Record<string, unknown>[]>(
+        await as(alice).post(`/user/device/meta/${device.devEUI}`, { folder: null, tags: null, lat: null, user_ref: null }),
+      );
       expect(cleared).toMatchObject({ folder: null, tags: null, lat: null, user_ref: null, label: 'Renamed' });
     });
 
@@ -196,7 +299,7 @@ describe('devices', () => {
       const device = await register(alice, newEui(), { label: 'Unchanged' });
       const sent = field === 'body' ? body : { label: 'Changed?', ...body };
       expectError(await as(alice).post(`/user/device/meta/${device.devEUI}`, sent), 400, 'VALIDATION_FAILED', field);
-      const [after] = expectSuccess<{ label: string }[]>(await as(alice).get(`/user/device/meta/${device.devEUI}`));
+      const [after] = expectSuccess<[{ label: string }]>(await as(alice).get(`/user/device/meta/${device.devEUI}`));
       expect(after.label).toBe('Unchanged');
     });
 
@@ -211,9 +314,14 @@ describe('devices', () => {
       expect(after).toMatchObject({ label: 'Bob was here', owner_ref: alice.account.id });
     });
 
-    it('hands a device over with owner_ref', async () => {
+    it('offers a device to another account with owner_ref; it moves when that account accepts', async () => {
       const device = await register(alice);
-      const [moved] = expectSuccess<{ owner_ref: number; username: string }[]>(await as(alice).post(`/user/device/meta/${device.devEUI}`, { owner_ref: carol.account.id }));
+      const [offered] = expectSuccess<{ owner_ref: number; username: string }[]>(
+        await as(alice).post(`/user/device/meta/${device.devEUI}`, { owner_ref: carol.account.id }),
+      );
+      expect(offered).toMatchObject({ owner_ref: alice.account.id, username: alice.account.username });
+      expect(await list(carol)).not.toContain(device.devEUI);
+      const moved = expectSuccess<{ owner_ref: number; username: string }>(await as(carol).post(`/user/device/handover/${device.devEUI}/accept`));
       expect(moved).toMatchObject({ owner_ref: carol.account.id, username: carol.account.username });
       expect(await list(carol)).toContain(device.devEUI);
       expect(await list(alice)).not.toContain(device.devEUI);
@@ -228,7 +336,7 @@ describe('devices', () => {
       await as(alice).post(`/user/device/meta/${device.devEUI}`, { decoder_ref: 2 }).expect(200);
       const jobs = await jobsFor();
       expect(jobs).toHaveLength(1);
-      expect(jobs[0].name).toBe('device.redecode');
+      expect(jobs[0]!.name).toBe('device.redecode');
     });
   });
 
@@ -240,7 +348,8 @@ describe('devices', () => {
       expectSuccess(await as(alice).post(`/user/device/share/${device.devEUI}`, { username: bob.account.username }), 201); // again: no change
       expect(await list(bob)).toContain(device.devEUI);
 
-      const result = async (who: Caller, uid: number) => expectSuccess<{ result: string }>(await as(who).get(`/user/device/result/${device.devEUI}/${uid}`)).result;
+      const result = async (who: Caller, uid: number) =>
+        expectSuccess<{ result: string }>(await as(who).get(`/user/device/result/${device.devEUI}/${uid}`)).result;
       expect(await result(alice, alice.account.id)).toBe('owner');
       expect(await result(alice, bob.account.id)).toBe('shared');
       expect(await result(bob, carol.account.id)).toBe('none');
@@ -256,7 +365,11 @@ describe('devices', () => {
 
       await as(alice).post(`/user/device/share/${device.devEUI}`, { username: carol.account.username }).expect(201);
       expectError(await as(bob).delete(`/user/device/share/${device.devEUI}/${carol.account.id}`), 403, 'FORBIDDEN');
-      expect(expectSuccess(await as(bob).delete(`/user/device/share/${device.devEUI}/${bob.account.id}`))).toEqual({ devEUI: device.devEUI, user_id: bob.account.id, removed: true });
+      expect(expectSuccess(await as(bob).delete(`/user/device/share/${device.devEUI}/${bob.account.id}`))).toEqual({
+        devEUI: device.devEUI,
+        user_id: bob.account.id,
+        removed: true,
+      });
       expect(await list(bob)).not.toContain(device.devEUI);
       expectSuccess(await as(alice).delete(`/user/device/share/${device.devEUI}/${carol.account.id}`));
       expectError(await as(alice).delete(`/user/device/share/${device.devEUI}/${carol.account.id}`), 404, 'NOT_FOUND', 'uid');
@@ -282,7 +395,10 @@ describe('devices', () => {
       const until = Date.now() + 20_000;
       let left = -1;
       while (Date.now() < until) {
-        const [{ uplinks, rows }] = await db.query('SELECT (SELECT count(*)::int FROM uplinks WHERE device_id = $1) AS uplinks, (SELECT count(*)::int FROM devices WHERE uid = $1) AS rows', [device.uid]);
+        const [{ uplinks, rows }] = await db.query(
+          'SELECT (SELECT count(*)::int FROM uplinks WHERE device_id = $1) AS uplinks, (SELECT count(*)::int FROM devices WHERE uid = $1) AS rows',
+          [device.uid],
+        );
         left = uplinks + rows;
         if (left === 0) break;
         await new Promise((r) => setTimeout(r, 200));

@@ -84,9 +84,45 @@ function expectedCell(value: unknown): string {
 }
 
 const TABLE_COLUMNS = [
-  ...['uid', 'time_stamp_unix', 'devEUI', 'port', 'SF', 'RSSI', 'SNR', 'payload_raw', 'network', 'geoloc_lat', 'geoloc_lon', 'geoloc_alt', 'api_ref', 'user_ref', 'device_ref'].map((m) => `uplink.${m}`),
-  'payload_decoded', 'payload_port', 'payload_length', 'payload_hex', 'payload_valid', 'ts_network_unix', 'ts_net_unix', 'ts_gps_unix', 'ts_unix',
-  'LAT', 'LON', 'ALT', 'geoloc_LAT', 'geoloc_LON', 'geoloc_ALT', 'temperature', 'humidity', 'battery_voltage', 'battery_percent', 'firmware_version',
+  ...[
+    'uid',
+    'time_stamp_unix',
+    'devEUI',
+    'port',
+    'SF',
+    'RSSI',
+    'SNR',
+    'payload_raw',
+    'network',
+    'geoloc_lat',
+    'geoloc_lon',
+    'geoloc_alt',
+    'api_ref',
+    'user_ref',
+    'device_ref',
+  ].map((m) => `uplink.${m}`),
+  'payload_decoded',
+  'payload_port',
+  'payload_length',
+  'payload_hex',
+  'payload_valid',
+  'payload_errors',
+  'payload_warnings',
+  'ts_network_unix',
+  'ts_net_unix',
+  'ts_gps_unix',
+  'ts_unix',
+  'LAT',
+  'LON',
+  'ALT',
+  'geoloc_LAT',
+  'geoloc_LON',
+  'geoloc_ALT',
+  'temperature',
+  'humidity',
+  'battery_voltage',
+  'battery_percent',
+  'firmware_version',
 ];
 const tableCell = (row: Json, column: string) => (column.startsWith('uplink.') ? row.uplink[column.slice(7)] : row[column]);
 
@@ -140,13 +176,38 @@ describe('history exports: CSV and NDJSON', () => {
     svc = await startTestService();
     db = svc.app.get<DataSource>(getDataSourceToken());
     [alice, bob] = await Promise.all([accountWithCredentials(svc, 'alice'), accountWithCredentials(svc, 'bob')]);
-    const codec = expectSuccess<{ uid: number }>(await svc.http().post('/user/codec').set(...bearer(alice.appToken)).send({ name: 'formulas', script: CODEC }), 201);
-    expectSuccess(
-      await svc.http().post('/user/network').set(...bearer(alice.appToken)).send({ name: NETWORK_NAME, adapter: 'chirpstack', base_url: 'https://203.0.113.10:8080', api_key: 'key-0123456789' }),
+    const codec = expectSuccess<{ uid: number }>(
+      await svc
+        .http()
+        .post('/user/codec')
+        .set(...bearer(alice.appToken))
+        .send({ name: 'formulas', script: CODEC }),
       201,
     );
-    main = expectSuccess(await svc.http().post(`/user/device/${newEui()}`).set(...bearer(alice.appToken)).send({ decoder_ref: codec.uid }), 201);
-    plain = expectSuccess(await svc.http().post(`/user/device/${newEui()}`).set(...bearer(alice.appToken)).send({ decoder_ref: 2 }), 201);
+    expectSuccess(
+      await svc
+        .http()
+        .post('/user/network')
+        .set(...bearer(alice.appToken))
+        .send({ name: NETWORK_NAME, adapter: 'chirpstack', base_url: 'https://8.8.4.4:8080', api_key: 'key-0123456789' }),
+      201,
+    );
+    main = expectSuccess(
+      await svc
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(alice.appToken))
+        .send({ decoder_ref: codec.uid }),
+      201,
+    );
+    plain = expectSuccess(
+      await svc
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(alice.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
     await ingest([
       { devEUI: main.devEUI, port: 1, payload_hex: '0F', time_stamp_unix: T0, fcnt: 1, RSSI: -90 },
       { devEUI: main.devEUI, port: 1, payload_hex: '2A', time_stamp_unix: T0 + 100, fcnt: 2, geoloc_lat: 52.1, geoloc_lon: 5.2, geoloc_alt: 7 },
@@ -169,17 +230,17 @@ describe('history exports: CSV and NDJSON', () => {
       const [header, ...records] = parseCsv(r.text);
       expect(header).toEqual(TABLE_COLUMNS);
       expect(records).toHaveLength(rows.length);
-      records.forEach((record, i) => expect(record).toEqual(TABLE_COLUMNS.map((c) => expectedCell(tableCell(rows[i], c)))));
+      records.forEach((record, i) => expect(record).toEqual(TABLE_COLUMNS.map((c) => expectedCell(tableCell(rows[i]!, c)))));
     });
 
     it('escapes quotes, commas and line breaks, and guards formulas but not negative numbers', async () => {
       const { text } = await fetchText(alice, `/user/device/table/${main.devEUI}?format=csv`);
       const [header, first, , third] = parseCsv(text);
-      const cell = (record: string[], column: string) => record[header.indexOf(column)];
+      const cell = (record: string[] | undefined, column: string) => record![header!.indexOf(column)];
       // What reached the rows: the codec's strings and the network's name, as written by them.
       expect(cell(first, 'firmware_version')).toBe(`'${FORMULA}`);
       expect(text).toContain(`"'=HYPERLINK(""http://203.0.113.9/x"",""a,b"")"`);
-      expect(JSON.parse(cell(first, 'payload_decoded'))).toEqual({ temperature: -1.5, firmware_version: FORMULA, note: NOTE, tags: ['x', 1] });
+      expect(JSON.parse(cell(first, 'payload_decoded')!)).toEqual({ temperature: -1.5, firmware_version: FORMULA, note: NOTE, tags: ['x', 1] });
       expect(cell(third, 'uplink.network')).toBe(`'${NETWORK_NAME}`);
       expect(text).toContain(`"'-2+3,""net""\nB"`);
       // Numbers stay numbers: a negative temperature and RSSI get no quote mark.
@@ -232,9 +293,9 @@ describe('history exports: CSV and NDJSON', () => {
       const mainRows = (await json(alice, `/user/device/data/${main.devEUI}`)).data as Json[];
       const [header, ...records] = parseCsv((await fetchText(alice, `/user/device/data/${main.devEUI}`, { Accept: 'text/csv' })).text);
       expect(header).toEqual([...base, 'geoloc_LAT', 'geoloc_LON', 'geoloc_ALT']);
-      records.forEach((record, i) => expect(record).toEqual(header.map((c) => expectedCell(mainRows[i][c]))));
-      expect(records[1].slice(-3)).toEqual(['52.1', '5.2', '7']);
-      expect(records[0].slice(-3)).toEqual(['', '', '']);
+      records.forEach((record, i) => expect(record).toEqual(header!.map((c) => expectedCell(mainRows[i]![c]))));
+      expect(records[1]!.slice(-3)).toEqual(['52.1', '5.2', '7']);
+      expect(records[0]!.slice(-3)).toEqual(['', '', '']);
 
       const r = await fetchText(alice, `/user/device/data/${plain.devEUI}?format=csv`);
       expect(r.disposition).toBe(`attachment; filename="${plain.devEUI}-data.csv"`);
@@ -248,9 +309,17 @@ describe('history exports: CSV and NDJSON', () => {
       const rows = (await json(alice, path)).data as Json[];
       const [header, ...records] = parseCsv((await fetchText(alice, `${path}&format=csv`)).text);
       expect(header).toEqual(['uid', 'ts_unix', 'ts_net_unix', 'temperature', 'geoloc_LAT']);
-      expect(records).toEqual(rows.map((row) => header.map((c) => expectedCell(row[c]))));
+      expect(records).toEqual(rows.map((row) => header!.map((c) => expectedCell(row[c]))));
       expect(ndjson((await fetchText(alice, `${path}&format=ndjson`)).text)).toEqual(rows);
-      expectError(await svc.http().get(`/user/device/data/${main.devEUI}?filter=nope&format=csv`).set(...bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'filter');
+      expectError(
+        await svc
+          .http()
+          .get(`/user/device/data/${main.devEUI}?filter=nope&format=csv`)
+          .set(...bearer(alice.appToken)),
+        400,
+        'VALIDATION_FAILED',
+        'filter',
+      );
     });
 
     it('never answers a CSV or NDJSON request from the JSON cache', async () => {
@@ -275,25 +344,55 @@ describe('history exports: CSV and NDJSON', () => {
   describe('refusals are JSON envelopes', () => {
     it('400 for a bad format, naming it', async () => {
       for (const route of ['table', 'data']) {
-        const res = await svc.http().get(`/user/device/${route}/${main.devEUI}?format=xlsx`).set(...bearer(alice.appToken)).set('Accept', 'text/csv');
+        const res = await svc
+          .http()
+          .get(`/user/device/${route}/${main.devEUI}?format=xlsx`)
+          .set(...bearer(alice.appToken))
+          .set('Accept', 'text/csv');
         expectError(res, 400, 'VALIDATION_FAILED', 'format');
         expect(res.headers['content-type']).toMatch(/^application\/json/);
       }
-      expectError(await svc.http().get(`/user/device/table/not-an-eui?format=csv`).set(...bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'eui');
+      expectError(
+        await svc
+          .http()
+          .get(`/user/device/table/not-an-eui?format=csv`)
+          .set(...bearer(alice.appToken)),
+        400,
+        'VALIDATION_FAILED',
+        'eui',
+      );
     });
 
     it('401 without credentials and 404 for another account’s device', async () => {
       expectError(await svc.http().get(`/user/device/table/${main.devEUI}?format=csv`), 401, 'AUTH_REQUIRED');
-      const res = await svc.http().get(`/user/device/data/${main.devEUI}`).set(...bearer(bob.appToken)).set('Accept', 'text/csv');
+      const res = await svc
+        .http()
+        .get(`/user/device/data/${main.devEUI}`)
+        .set(...bearer(bob.appToken))
+        .set('Accept', 'text/csv');
       expectError(res, 404, 'NOT_FOUND');
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expectError(await svc.http().get(`/user/device/table/${newEui()}?format=ndjson`).set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+      expectError(
+        await svc
+          .http()
+          .get(`/user/device/table/${newEui()}?format=ndjson`)
+          .set(...bearer(alice.appToken)),
+        404,
+        'NOT_FOUND',
+      );
     });
   });
 
   it('streams a 20,000-row history completely in both formats', async () => {
     const ROWS = 20_000;
-    const big = expectSuccess<{ uid: number; devEUI: string }>(await svc.http().post(`/user/device/${newEui()}`).set(...bearer(alice.appToken)).send({ decoder_ref: 2 }), 201);
+    const big = expectSuccess<{ uid: number; devEUI: string }>(
+      await svc
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(alice.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
     await db.query(
       `INSERT INTO uplinks (device_id, received_at, network_ref, port, fcnt, payload, rssi, snr, decoded, valid, temperature, humidity)
        SELECT $1, timestamptz '2026-01-01' + g * interval '1 minute', 4, 1, g, '\\x036700e5', -90, 7.5,
@@ -306,9 +405,9 @@ describe('history exports: CSV and NDJSON', () => {
     expect(header).toEqual(TABLE_COLUMNS);
     expect(records).toHaveLength(ROWS);
     const uids = records.map((r) => Number(r[0]));
-    expect(uids.every((u, i) => i === 0 || u > uids[i - 1])).toBe(true);
-    expect(records[ROWS - 1][TABLE_COLUMNS.indexOf('temperature')]).toBe('-22.9');
-    expect(JSON.parse(records[ROWS - 1][TABLE_COLUMNS.indexOf('payload_decoded')])).toEqual({ temperature: -22.9, note: 'a,"b"' });
+    expect(uids.every((u, i) => i === 0 || u > uids[i - 1]!)).toBe(true);
+    expect(records[ROWS - 1]![TABLE_COLUMNS.indexOf('temperature')]).toBe('-22.9');
+    expect(JSON.parse(records[ROWS - 1]![TABLE_COLUMNS.indexOf('payload_decoded')]!)).toEqual({ temperature: -22.9, note: 'a,"b"' });
 
     const lines = ndjson((await fetchText(alice, `/user/device/data/${big.devEUI}`, { Accept: 'application/x-ndjson' })).text);
     expect(lines).toHaveLength(ROWS);

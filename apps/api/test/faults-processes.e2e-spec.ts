@@ -58,7 +58,12 @@ suite(title, () => {
     top = await startFaultTopology();
     api = await top.startApi('api-1', { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
     ({ cookie } = await accountOverHttp(api.url, 'procs'));
-    const network = await json('POST', '/user/network', { name: 'slow stand-in chirpstack', adapter: 'chirpstack', base_url: top.network.url, api_key: 'faults-key' });
+    const network = await json('POST', '/user/network', {
+      name: 'slow stand-in chirpstack',
+      adapter: 'chirpstack',
+      base_url: top.network.url,
+      api_key: 'faults-key',
+    });
     networkUid = (network.body!.data as { uid: number }).uid;
     historyEui = await device(1, false);
     for (let from = 0; from < HISTORY_ROWS; from += 1_000) {
@@ -84,8 +89,9 @@ suite(title, () => {
       expect(made.status).toBe(201);
       uids.push((made.body!.data as { uid: number }).uid);
     }
-    const historyUid = (await top.query<{ uid: number }>('SELECT uid FROM devices WHERE eui = $1', [historyEui]))[0].uid;
-    const decodedCount = async () => (await top.query<{ n: number }>('SELECT count(*)::int AS n FROM uplinks WHERE device_id = $1 AND temperature IS NOT NULL', [historyUid]))[0].n;
+    const historyUid = (await top.query<{ uid: number }>('SELECT uid FROM devices WHERE eui = $1', [historyEui]))[0]!.uid;
+    const decodedCount = async () =>
+      (await top.query<{ n: number }>('SELECT count(*)::int AS n FROM uplinks WHERE device_id = $1 AND temperature IS NOT NULL', [historyUid]))[0]!.n;
     expect(await decodedCount()).toBe(0);
     // Raw → Cayenne LPP: the worker decodes the whole history again, a thousand rows per statement.
     expect((await json('POST', `/user/device/meta/${historyEui}`, { decoder_ref: 2 })).status).toBe(200);
@@ -105,7 +111,8 @@ suite(title, () => {
     expect(decodedAtKill).toBeGreaterThan(0);
     expect(decodedAtKill).toBeLessThan(HISTORY_ROWS);
     expect(sentAtKill).toBeLessThan(COMMANDS);
-    const scheduledAtKill = (await top.query<{ n: number }>(`SELECT count(*)::int AS n FROM commands WHERE uid = ANY($1) AND status = 'Scheduled'`, [uids]))[0].n;
+    const scheduledAtKill = (await top.query<{ n: number }>(`SELECT count(*)::int AS n FROM commands WHERE uid = ANY($1) AND status = 'Scheduled'`, [uids]))[0]!
+      .n;
 
     const second = await top.startWorker('worker-2');
     const deadline = Date.now() + 90_000;
@@ -153,15 +160,33 @@ suite(title, () => {
     type Flight = { what: string; sent: ReturnType<typeof callTracked>; check: (a: Answer) => string | null };
     const flights: Flight[] = [];
     const full = (rows: number) => (a: Answer) =>
-      a.status === 200 && Array.isArray(a.body?.data) && (a.body!.data as unknown[]).length === rows ? null : `status ${a.status}, ${Array.isArray(a.body?.data) ? (a.body!.data as unknown[]).length : 'no'} rows`;
-    const accepted = (n: number) => (a: Answer) => (a.status === 202 && (a.body?.data as { accepted: number })?.accepted === n ? null : `status ${a.status} ${JSON.stringify(a.body).slice(0, 200)}`);
+      a.status === 200 && Array.isArray(a.body?.data) && (a.body!.data as unknown[]).length === rows
+        ? null
+        : `status ${a.status}, ${Array.isArray(a.body?.data) ? (a.body!.data as unknown[]).length : 'no'} rows`;
+    const accepted = (n: number) => (a: Answer) =>
+      a.status === 202 && (a.body?.data as { accepted: number })?.accepted === n ? null : `status ${a.status} ${JSON.stringify(a.body).slice(0, 200)}`;
     const ok = (a: Answer & { error?: string }) => (a.status === 200 ? null : `status ${a.status} ${a.error ?? ''}`);
     // Long reads: the whole 30,000-row history, streamed, four at once.
-    for (let i = 0; i < 4; i++) flights.push({ what: 'GET /user/device/table (30k rows)', sent: callTracked(`${second.url}/user/device/table/${historyEui}`, { headers: { Cookie: cookie } }), check: full(HISTORY_ROWS) });
+    for (let i = 0; i < 4; i++)
+      flights.push({
+        what: 'GET /user/device/table (30k rows)',
+        sent: callTracked(`${second.url}/user/device/table/${historyEui}`, { headers: { Cookie: cookie } }),
+        check: full(HISTORY_ROWS),
+      });
     // Ingest batches and short reads.
     for (let i = 0; i < 6; i++) {
-      const batch = Array.from({ length: 500 }, (_, j) => ({ devEUI: ingestEui, port: 1, payload_hex: lpp, fcnt: i * 500 + j, time_stamp_unix: 1_777_000_000 + i * 500 + j }));
-      flights.push({ what: 'POST /ingest/rest (500)', sent: callTracked(`${second.url}/ingest/rest`, { method: 'POST', headers: { 'X-Ingest-Secret': top.ingestSecret }, json: batch }), check: accepted(500) });
+      const batch = Array.from({ length: 500 }, (_, j) => ({
+        devEUI: ingestEui,
+        port: 1,
+        payload_hex: lpp,
+        fcnt: i * 500 + j,
+        time_stamp_unix: 1_777_000_000 + i * 500 + j,
+      }));
+      flights.push({
+        what: 'POST /ingest/rest (500)',
+        sent: callTracked(`${second.url}/ingest/rest`, { method: 'POST', headers: { 'X-Ingest-Secret': top.ingestSecret }, json: batch }),
+        check: accepted(500),
+      });
     }
     for (let i = 0; i < 6; i++) flights.push({ what: 'GET /user', sent: callTracked(`${second.url}/user`, { headers: { Cookie: cookie } }), check: ok });
     // Every request has reached the server's socket before the signal (the test process is busy
@@ -181,7 +206,10 @@ suite(title, () => {
     expect(exitedIn).toBeGreaterThan(0);
     expect(exitedIn).toBeLessThanOrEqual(SHUTDOWN_TIMEOUT_MS);
     expect(await second.proc.exited).toBe(0);
-    const stored = await top.query<{ n: number }>('SELECT count(DISTINCT fcnt)::int AS n FROM uplinks u JOIN devices d ON d.uid = u.device_id WHERE d.eui = $1', [ingestEui]);
+    const stored = await top.query<{ n: number }>(
+      'SELECT count(DISTINCT fcnt)::int AS n FROM uplinks u JOIN devices d ON d.uid = u.device_id WHERE d.eui = $1',
+      [ingestEui],
+    );
     expect(stored).toEqual([{ n: 3_000 }]);
     // The other instance never noticed.
     expect((await call(`${api.url}/health/ready`)).status).toBe(200);

@@ -48,7 +48,11 @@ suite(title, () => {
     [api, worker] = await Promise.all([top.startApi('api-1', { AUTH_RATE_LIMIT_PER_MINUTE: String(LOGIN_LIMIT) }), top.startWorker('worker')]);
 
     const { cookie, token: tokenValue } = await accountOverHttp(api.url, 'faults');
-    const network = await call(`${api.url}/user/network`, { method: 'POST', headers: { Cookie: cookie }, json: { name: 'stand-in chirpstack', adapter: 'chirpstack', base_url: top.network.url, api_key: 'faults-key' } });
+    const network = await call(`${api.url}/user/network`, {
+      method: 'POST',
+      headers: { Cookie: cookie },
+      json: { name: 'stand-in chirpstack', adapter: 'chirpstack', base_url: top.network.url, api_key: 'faults-key' },
+    });
     const networkUid = (network.body!.data as { uid: number }).uid;
     const device = async (withNetwork: boolean) => {
       const eui = newEui();
@@ -65,7 +69,9 @@ suite(title, () => {
       token: tokenValue,
       cookie,
     };
-    process.stdout.write(`fault topology up in ${Date.now() - started} ms (private PostgreSQL initdb+start ${top.pg.startupMs} ms, Redis ${top.redis.startupMs} ms)\n`);
+    process.stdout.write(
+      `fault topology up in ${Date.now() - started} ms (private PostgreSQL initdb+start ${top.pg.startupMs} ms, Redis ${top.redis.startupMs} ms)\n`,
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -101,10 +107,13 @@ suite(title, () => {
     expect(rows.filter((r) => r.status !== 'Scheduled')).toEqual([]);
     expect(rows.length).toBe(uids.length);
     // A 503 stored nothing: a payload retried after one is in the table once.
-    const all = await top.query<{ payload: string; n: number }>(`SELECT encode(payload, 'hex') AS payload, count(*)::int AS n FROM commands GROUP BY 1 HAVING count(*) > 1`);
+    const all = await top.query<{ payload: string; n: number }>(
+      `SELECT encode(payload, 'hex') AS payload, count(*)::int AS n FROM commands GROUP BY 1 HAVING count(*) > 1`,
+    );
     expect(all).toEqual([]);
     const seen = new Map<string, number>();
-    for (const c of top.network.calls) seen.set(Buffer.from(c.data, 'base64').toString('hex'), (seen.get(Buffer.from(c.data, 'base64').toString('hex')) ?? 0) + 1);
+    for (const c of top.network.calls)
+      seen.set(Buffer.from(c.data, 'base64').toString('hex'), (seen.get(Buffer.from(c.data, 'base64').toString('hex')) ?? 0) + 1);
     expect([...report.commands.values()].filter((c) => !seen.has(c.payload))).toEqual([]);
     return [...report.commands.values()].filter((c) => (seen.get(c.payload) ?? 0) > 1).map((c) => c.payload);
   }
@@ -203,12 +212,20 @@ suite(title, () => {
   it('refuses to start the api and the worker on a Redis whose maxmemory-policy evicts, with one line naming the fix', async () => {
     const lru = await startPrivateRedis({ maxmemoryPolicy: 'allkeys-lru' });
     try {
-      const env = (service: string) => ({ ...composeEnvironment(service), DATABASE_URL: top.pg.url, REDIS_URL: lru.url, PORT: '0', WORKER_HEALTH_PORT: '0', LOG_LEVEL: 'warn' });
+      const env = (service: string) => ({
+        ...composeEnvironment(service),
+        DATABASE_URL: top.pg.url,
+        REDIS_URL: lru.url,
+        PORT: '0',
+        WORKER_HEALTH_PORT: '0',
+        LOG_LEVEL: 'warn',
+      });
       const procs = [startProcess('api', process.execPath, [API_MAIN], env('api-1')), startProcess('worker', process.execPath, [WORKER_MAIN], env('worker'))];
       for (const p of procs) {
         expect(await exitedWithin(p, 20_000)).toBe(true);
         expect(await p.exited).toBe(1);
-        const line = 'Redis maxmemory-policy is allkeys-lru (from INFO memory), it must be noeviction: evicting keys would silently drop queued jobs, sessions and rate limits. Fix: start Redis with --maxmemory-policy noeviction';
+        const line =
+          'Redis maxmemory-policy is allkeys-lru (from INFO memory), it must be noeviction: evicting keys would silently drop queued jobs, sessions and rate limits. Fix: start Redis with --maxmemory-policy noeviction';
         expect(p.output().split('\n')).toEqual(expect.arrayContaining([expect.stringContaining(line)]));
         // Refused before Nest started: nothing else to read past the one line.
         expect(p.output().trim().split('\n')).toHaveLength(1);
@@ -218,4 +235,3 @@ suite(title, () => {
     }
   }, 60_000);
 });
-

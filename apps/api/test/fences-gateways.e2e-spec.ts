@@ -9,7 +9,7 @@ import { startTestService, type TestService } from './support/harness';
 
 /**
  * Geofences (GET/POST /user/fence, GET/DELETE /user/fence/{uid}) and the gateways computed from
- * the rx metadata of the caller's uplinks (GET /user/gateways[/{network_ref}]): CONTRACT §1, §8, §11.
+ * the rx metadata of the caller's uplinks (GET /user/gateways[/{network_ref}]): docs/api.md §1, §8, §11.
  * Calls go through the typed client (libs/client); raw HTTP only where a test sends what the
  * client's types would not let through.
  */
@@ -24,6 +24,20 @@ const SQUARE: CreateFenceRequest['geometry'] = {
       [5.2, 52.0],
       [5.2, 52.1],
       [5.1, 52.1],
+      [5.1, 52.0],
+    ],
+  ],
+};
+
+/** The south-west quarter of SQUARE. */
+const SQUARE_SMALL: CreateFenceRequest['geometry'] = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [5.1, 52.0],
+      [5.15, 52.0],
+      [5.15, 52.05],
+      [5.1, 52.05],
       [5.1, 52.0],
     ],
   ],
@@ -126,30 +140,73 @@ describe('fences and gateways', () => {
       { what: 'a type other than Polygon', body: { name: 'F', geometry: { ...SQUARE, type: 'LineString' } }, field: 'geometry' },
       { what: 'no rings', body: { name: 'F', geometry: { type: 'Polygon', coordinates: [] } }, field: 'geometry' },
       { what: 'a ring of 3 positions', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.1, 52.0])) }, field: 'geometry' },
-      { what: 'a ring that is not closed', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.2, 52.1], [5.1, 52.1])) }, field: 'geometry' },
+      {
+        what: 'a ring that is not closed',
+        body: { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2, 52.0], [5.2, 52.1], [5.1, 52.1])) },
+        field: 'geometry',
+      },
       { what: 'longitude 181', body: { name: 'F', geometry: polygon(ring([181, 52.0], [5.2, 52.0], [5.2, 52.1], [181, 52.0])) }, field: 'geometry' },
       { what: 'latitude -91', body: { name: 'F', geometry: polygon(ring([5.1, -91], [5.2, 52.0], [5.2, 52.1], [5.1, -91])) }, field: 'geometry' },
-      { what: 'a position holding a string', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], ['5.2', 52.0], [5.2, 52.1], [5.1, 52.0])) }, field: 'geometry' },
+      {
+        what: 'a position holding a string',
+        body: { name: 'F', geometry: polygon(ring([5.1, 52.0], ['5.2', 52.0], [5.2, 52.1], [5.1, 52.0])) },
+        field: 'geometry',
+      },
       { what: 'a position of one number', body: { name: 'F', geometry: polygon(ring([5.1, 52.0], [5.2], [5.2, 52.1], [5.1, 52.0])) }, field: 'geometry' },
       { what: 'an unknown member in the body', body: { name: 'F', geometry: SQUARE, color: 'red' }, field: 'color' },
       { what: 'constructor in the body', body: { name: 'F', geometry: SQUARE, constructor: { prototype: {} } }, field: 'constructor' },
       { what: 'an unknown member inside geometry', body: { name: 'F', geometry: { ...SQUARE, properties: {} } }, field: 'geometry' },
     ])('refuses $what with 400 VALIDATION_FAILED naming $field, storing nothing', async ({ body, field }) => {
       const before = await list(alice);
-      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).send(body as object), 400, 'VALIDATION_FAILED', field);
+      expectError(
+        await svc
+          .http()
+          .post('/user/fence')
+          .set(...bearer(alice.appToken))
+          .send(body as object),
+        400,
+        'VALIDATION_FAILED',
+        field,
+      );
       expect(await list(alice)).toEqual(before);
     });
 
     it('refuses __proto__ in the body and malformed JSON, storing nothing', async () => {
       const before = await list(alice);
       const proto = `{"name":"F","geometry":${JSON.stringify(SQUARE)},"__proto__":{"admin":true}}`;
-      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).set('Content-Type', 'application/json').send(proto), 400, 'VALIDATION_FAILED');
-      expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).set('Content-Type', 'application/json').send('{"name": "F", "geometry": '), 400, 'MALFORMED_JSON');
+      expectError(
+        await svc
+          .http()
+          .post('/user/fence')
+          .set(...bearer(alice.appToken))
+          .set('Content-Type', 'application/json')
+          .send(proto),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expectError(
+        await svc
+          .http()
+          .post('/user/fence')
+          .set(...bearer(alice.appToken))
+          .set('Content-Type', 'application/json')
+          .send('{"name": "F", "geometry": '),
+        400,
+        'MALFORMED_JSON',
+      );
       expect(await list(alice)).toEqual(before);
     });
 
     it('names each bad member in its own entry', async () => {
-      const errors = expectError(await svc.http().post('/user/fence').set(...bearer(alice.appToken)).send({ name: 7, geometry: 'x', extra: 1 }), 400, 'VALIDATION_FAILED');
+      const errors = expectError(
+        await svc
+          .http()
+          .post('/user/fence')
+          .set(...bearer(alice.appToken))
+          .send({ name: 7, geometry: 'x', extra: 1 }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect([...new Set(errors.map((e) => e.field))].sort()).toEqual(['extra', 'geometry', 'name']);
     });
 
@@ -169,8 +226,24 @@ describe('fences and gateways', () => {
     });
 
     it.each(['abc', '1.5', '-1'])('is 400 VALIDATION_FAILED naming uid for the uid %s', async (uid) => {
-      expectError(await svc.http().get(`/user/fence/${uid}`).set(...bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'uid');
-      expectError(await svc.http().delete(`/user/fence/${uid}`).set(...bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'uid');
+      expectError(
+        await svc
+          .http()
+          .get(`/user/fence/${uid}`)
+          .set(...bearer(alice.appToken)),
+        400,
+        'VALIDATION_FAILED',
+        'uid',
+      );
+      expectError(
+        await svc
+          .http()
+          .delete(`/user/fence/${uid}`)
+          .set(...bearer(alice.appToken)),
+        400,
+        'VALIDATION_FAILED',
+        'uid',
+      );
     });
 
     it('needs credentials on every route', async () => {
@@ -182,6 +255,131 @@ describe('fences and gateways', () => {
       await expectApiError(anonymous.fences.remove(fence.uid), 401, 'AUTH_REQUIRED');
       expect(await list(alice)).toContainEqual(fence);
       expect((await list(alice)).map((f) => f.name)).not.toContain('Anon');
+    });
+
+    describe('PATCH /user/fence/{uid}', () => {
+      const MOVED = polygon([
+        [6.1, 53.0],
+        [6.2, 53.0],
+        [6.2, 53.1],
+        [6.1, 53.0],
+      ]);
+
+      it('renames, reshapes, or both; the uid and creation time stay', async () => {
+        const fence = await create(alice, { name: 'Before', geometry: SQUARE });
+        expect(await alice.client.fences.update(fence.uid, { name: 'After' })).toEqual({ ...fence, name: 'After' });
+        expect(await alice.sessionClient.fences.update(fence.uid, { geometry: MOVED })).toEqual({ ...fence, name: 'After', geometry: MOVED });
+        expect(await alice.client.fences.update(fence.uid, { name: 'Both', geometry: SQUARE })).toEqual({ ...fence, name: 'Both' });
+        expect(await alice.client.fences.get(fence.uid)).toEqual({ ...fence, name: 'Both' });
+      });
+
+      it.each<{ what: string; body: unknown; field: string }>([
+        { what: 'an empty body', body: {}, field: 'name' },
+        { what: 'an empty name', body: { name: '' }, field: 'name' },
+        { what: 'a name of 101 characters', body: { name: 'n'.repeat(101) }, field: 'name' },
+        {
+          what: 'a ring that is not closed',
+          body: {
+            geometry: polygon([
+              [5.1, 52.0],
+              [5.2, 52.0],
+              [5.2, 52.1],
+              [5.1, 52.1],
+            ]),
+          },
+          field: 'geometry',
+        },
+        { what: 'a null geometry', body: { geometry: null }, field: 'geometry' },
+        { what: 'a null name', body: { name: null, geometry: SQUARE }, field: 'name' },
+        { what: 'an unknown member', body: { name: 'x', color: 'red' }, field: 'color' },
+      ])('refuses $what with 400 naming $field, changing nothing', async ({ body, field }) => {
+        const fence = await create(alice, { name: 'Steady', geometry: SQUARE });
+        expectError(
+          await svc
+            .http()
+            .patch(`/user/fence/${fence.uid}`)
+            .set(...bearer(alice.appToken))
+            .send(body as object),
+          400,
+          'VALIDATION_FAILED',
+          field,
+        );
+        expect(await alice.client.fences.get(fence.uid)).toEqual(fence);
+      });
+
+      it('is 401 without credentials, 404 for another account’s fence or an unknown uid, changing nothing', async () => {
+        const fence = await create(alice, { name: 'Mine', geometry: SQUARE });
+        await expectApiError(svc.client().fences.update(fence.uid, { name: 'Anon' }), 401, 'AUTH_REQUIRED');
+        await expectApiError(bob.client.fences.update(fence.uid, { name: 'Bob’s' }), 404, 'NOT_FOUND');
+        await expectApiError(alice.client.fences.update(999999, { name: 'Nobody’s' }), 404, 'NOT_FOUND');
+        expect(await alice.client.fences.get(fence.uid)).toEqual(fence);
+      });
+    });
+
+    describe('GET /user/fence/{uid}/devices', () => {
+      // A fence with a hole: the ring [5.14..5.16] × [52.04..52.06] is outside.
+      const HOLED = {
+        type: 'Polygon' as const,
+        coordinates: [
+          [
+            [5.1, 52.0],
+            [5.2, 52.0],
+            [5.2, 52.1],
+            [5.1, 52.1],
+            [5.1, 52.0],
+          ],
+          [
+            [5.14, 52.04],
+            [5.16, 52.04],
+            [5.16, 52.06],
+            [5.14, 52.06],
+            [5.14, 52.04],
+          ],
+        ] as [number, number][][],
+      };
+      const place = async (who: Account, label: string, meta: Record<string, number>) => {
+        const eui = randomEui();
+        await who.client.devices.register(eui, { label });
+        if (Object.keys(meta).length > 0) await who.client.meta.update(eui, meta);
+        return eui;
+      };
+
+      it('lists the account’s devices inside (reported position first, else installation), none outside or in a hole, none of another account', async () => {
+        const carol = await accountWithCredentials(svc, 'carol');
+        const fence = await carol.client.fences.create({ name: 'Holed', geometry: HOLED });
+        const reported = await place(carol, 'Reported', { lat: 52.02, lon: 5.12, installation_lat: 40, installation_lon: 3 });
+        const installed = await place(carol, 'Installed', { installation_lat: 52.08, installation_lon: 5.18 });
+        // Reported outside, installed inside: the reported position counts.
+        await place(carol, 'Moved away', { lat: 51.5, lon: 5.15, installation_lat: 52.03, installation_lon: 5.11 });
+        await place(carol, 'In the hole', { lat: 52.055, lon: 5.155 });
+        await place(carol, 'Nowhere', {});
+        await place(bob, 'Bob inside', { lat: 52.02, lon: 5.12 });
+        const inside = await carol.client.fences.devices(fence.uid);
+        expect(inside).toEqual(
+          [
+            { devEUI: reported, label: 'Reported', lat: 52.02, lon: 5.12, position: 'reported' },
+            { devEUI: installed, label: 'Installed', lat: 52.08, lon: 5.18, position: 'installation' },
+          ].sort((a, b) => a.devEUI.localeCompare(b.devEUI)),
+        );
+        // Reshaped to leave the installed one out.
+        await carol.client.fences.update(fence.uid, { geometry: SQUARE_SMALL });
+        expect((await carol.client.fences.devices(fence.uid)).map((d) => d.devEUI)).toEqual([reported]);
+      });
+
+      it('is 401 without credentials, 404 for another account’s fence, 400 for a bad uid', async () => {
+        const fence = await create(alice, { name: 'Counted', geometry: SQUARE });
+        await expectApiError(svc.client().fences.devices(fence.uid), 401, 'AUTH_REQUIRED');
+        await expectApiError(bob.client.fences.devices(fence.uid), 404, 'NOT_FOUND');
+        expectError(
+          await svc
+            .http()
+            .get('/user/fence/x1/devices')
+            .set(...bearer(alice.appToken)),
+          400,
+          'VALIDATION_FAILED',
+          'uid',
+        );
+      });
     });
   });
 
@@ -212,7 +410,7 @@ describe('fences and gateways', () => {
 
     /** One uplink of the device received at `at` (unix seconds), heard by these gateways. */
     async function uplink(deviceUid: number, at: number, receptions: Reception[]) {
-      const [{ uid }]: { uid: string | number }[] = await ds.query(
+      const [{ uid }]: [{ uid: string | number }] = await ds.query(
         `INSERT INTO uplinks (device_id, received_at, port, payload, rssi) VALUES ($1, to_timestamp($2), 1, '\\x0102'::bytea, $3) RETURNING uid`,
         [deviceUid, at, receptions[0]?.rssi ?? null],
       );
@@ -291,12 +489,20 @@ describe('fences and gateways', () => {
     it('is 404 NOT_FOUND for an unknown network_ref and 400 VALIDATION_FAILED for a non-integer one', async () => {
       await expectApiError(gina.client.gateways.list(9999), 404, 'NOT_FOUND');
       for (const bad of ['abc', '1.5', '-1']) {
-        expectError(await svc.http().get(`/user/gateways/${bad}`).set(...bearer(gina.appToken)), 400, 'VALIDATION_FAILED', 'network_ref');
+        expectError(
+          await svc
+            .http()
+            .get(`/user/gateways/${bad}`)
+            .set(...bearer(gina.appToken)),
+          400,
+          'VALIDATION_FAILED',
+          'network_ref',
+        );
       }
     });
 
     it('filters by the caller’s own network, and is 404 for another account’s network', async () => {
-      const [{ uid: own }]: { uid: number }[] = await ds.query(
+      const [{ uid: own }]: [{ uid: number }] = await ds.query(
         `INSERT INTO networks (name, description, interface, type_ref, adapter, account_id) VALUES ('Gina integrator', '', 'REST', 7, 'rest', $1) RETURNING uid`,
         [gina.account.id],
       );
@@ -307,7 +513,9 @@ describe('fences and gateways', () => {
       expect(await gateways(gina, own)).toEqual([]);
       await expectApiError(hugo.client.gateways.list(own), 404, 'NOT_FOUND');
       await uplink(ginaDevice.uid, now - 100, [{ gateway: 'gw-own', network: own, rssi: -60, lat: 10, lon: 20 }]);
-      expect(await gateways(gina, own)).toEqual([{ gateway_id: 'gw-own', network_ref: own, lat: 10, lon: 20, last_seen_unix: now - 100, uplinks_24h: 1, rssi_avg: -60 }]);
+      expect(await gateways(gina, own)).toEqual([
+        { gateway_id: 'gw-own', network_ref: own, lat: 10, lon: 20, last_seen_unix: now - 100, uplinks_24h: 1, rssi_avg: -60 },
+      ]);
     });
 
     it('never shows another account’s receptions, not even on a gateway both use', async () => {
@@ -321,8 +529,24 @@ describe('fences and gateways', () => {
       expect(ginas['gw-hugo']).toBeUndefined();
 
       const hugos = byId(await gateways(hugo));
-      expect(hugos['gw-alpha']).toEqual({ gateway_id: 'gw-alpha', network_ref: 2, lat: null, lon: null, last_seen_unix: now - 30, uplinks_24h: 1, rssi_avg: -40 });
-      expect(hugos['gw-hugo']).toEqual({ gateway_id: 'gw-hugo', network_ref: 3, lat: 40.0, lon: -3.7, last_seen_unix: now - 30, uplinks_24h: 1, rssi_avg: -80 });
+      expect(hugos['gw-alpha']).toEqual({
+        gateway_id: 'gw-alpha',
+        network_ref: 2,
+        lat: null,
+        lon: null,
+        last_seen_unix: now - 30,
+        uplinks_24h: 1,
+        rssi_avg: -40,
+      });
+      expect(hugos['gw-hugo']).toEqual({
+        gateway_id: 'gw-hugo',
+        network_ref: 3,
+        lat: 40.0,
+        lon: -3.7,
+        last_seen_unix: now - 30,
+        uplinks_24h: 1,
+        rssi_avg: -80,
+      });
       expect(hugos['gw-beta']).toBeUndefined();
       expect(hugos['gw-gamma']).toBeUndefined();
       expect(await gateways(hugo, 3)).toEqual([hugos['gw-hugo']]);

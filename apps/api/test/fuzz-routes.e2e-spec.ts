@@ -104,14 +104,19 @@ async function send(svc: TestService, r: FuzzRequest): Promise<Outcome> {
 function envelopeProblem(o: Outcome): string | null {
   const b = o.body as Json;
   if (!o.contentType.includes('application/json') || typeof b !== 'object' || b === null) return `a ${o.status} that is not JSON (${o.contentType})`;
-  if (b.success !== false || b.data !== null || !Array.isArray(b.errors) || b.errors.length === 0) return `a ${o.status} without the error envelope: ${JSON.stringify(b).slice(0, 300)}`;
+  if (b.success !== false || b.data !== null || !Array.isArray(b.errors) || b.errors.length === 0)
+    return `a ${o.status} without the error envelope: ${JSON.stringify(b).slice(0, 300)}`;
   for (const key of ['debug', 'meta', 'messages']) if (!(key in b)) return `a ${o.status} envelope without ${key}`;
   for (const e of b.errors as Json[]) {
     if (typeof e.code !== 'string' || typeof e.message !== 'string') return `a ${o.status} with a malformed error entry ${JSON.stringify(e)}`;
     if ('field' in e && typeof e.field !== 'string') return `a ${o.status} whose field is not a string`;
   }
   const codes = (b.errors as Json[]).map((e) => e.code);
-  if (o.status === 400 && codes.includes('VALIDATION_FAILED') && !(b.errors as Json[]).some((e) => e.code === 'VALIDATION_FAILED' && typeof e.field === 'string' && e.field.length > 0)) {
+  if (
+    o.status === 400 &&
+    codes.includes('VALIDATION_FAILED') &&
+    !(b.errors as Json[]).some((e) => e.code === 'VALIDATION_FAILED' && typeof e.field === 'string' && e.field.length > 0)
+  ) {
     return `a 400 VALIDATION_FAILED naming no field: ${JSON.stringify(b.errors)}`;
   }
   return null;
@@ -122,8 +127,8 @@ async function snapshotter(ds: DataSource): Promise<() => Promise<Record<string,
   const tables = [...new Set(ds.entityMetadatas.filter((m) => m.tableType !== 'view').map((m) => m.tableName))].sort();
   const sql = `SELECT ${tables.map((t, i) => `(SELECT count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), ',' ORDER BY md5(x::text))), '') FROM "${t}" x) AS t${i}`).join(', ')}`;
   return async () => {
-    const [row] = (await ds.query(sql)) as Record<string, string>[];
-    return Object.fromEntries(tables.map((t, i) => [t, row[`t${i}`]]));
+    const [row] = (await ds.query(sql)) as [Record<string, string>];
+    return Object.fromEntries(tables.map((t, i) => [t, row[`t${i}`]!]));
   };
 }
 
@@ -139,7 +144,9 @@ function safeDecode(value: string): string {
 const changedTables = (a: Record<string, string>, b: Record<string, string>) => Object.keys(a).filter((t) => a[t] !== b[t]);
 
 async function jpeg(seed: number): Promise<Buffer> {
-  return sharp({ create: { width: 64, height: 48, channels: 3, background: { r: seed % 256, g: (seed * 7) % 256, b: 90 } } }).jpeg().toBuffer();
+  return sharp({ create: { width: 64, height: 48, channels: 3, background: { r: seed % 256, g: (seed * 7) % 256, b: 90 } } })
+    .jpeg()
+    .toBuffer();
 }
 
 describe('schema-driven fuzz of every route', () => {
@@ -178,28 +185,55 @@ describe('schema-driven fuzz of every route', () => {
     const items = [0, 1, 2].map((i) => ({ devEUI: eui, port: 1, payload_hex: lpp({ t: 20 + i, h: 50, volt: 3.6 }), time_stamp_unix: t0 + i * 60, fcnt: i }));
     await must(send(svc, { method: 'POST', path: '/ingest/rest', query: [], headers: { 'X-Ingest-Secret': TEST_SECRETS.INGEST_SECRET }, json: items }), 202);
     const commandUid = (await must(api('POST', `/user/device/command/${eui}`, { port: 5, payload_hex: '01FF' }), 201)) as { uid: number } | number;
-    const fenceBody = { name: 'fuzz fence', geometry: { type: 'Polygon', coordinates: [[[5.1, 52.0], [5.2, 52.0], [5.2, 52.1], [5.1, 52.0]]] } };
+    const fenceBody = {
+      name: 'fuzz fence',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [5.1, 52.0],
+            [5.2, 52.0],
+            [5.2, 52.1],
+            [5.1, 52.0],
+          ],
+        ],
+      },
+    };
     const fence = (await must(api('POST', '/user/fence', fenceBody), 201)) as { uid: number } | number;
     const victimFence = (await must(api('POST', '/user/fence', fenceBody), 201)) as { uid: number } | number;
     const codecBody = { name: 'fuzz codec', script: 'function decodeUplink(input) { return { data: { n: input.bytes.length } }; }' };
     const codec = (await must(api('POST', '/user/codec', codecBody), 201)) as { uid: number } | number;
     const victimToken = (await must(api('POST', '/user/token', { type: 'API', name: 'fuzz victim' }), 201)) as number;
     const uploadImage = async (seed: number) => {
-      const o = await send(svc, { method: 'POST', path: `/user/device/image/${eui}`, query: [], headers: { [auth[0]]: auth[1] }, form: { fields: [], files: [{ field: 'file', name: `p${seed}.jpg`, bytes: await jpeg(seed), type: 'image/jpeg' }] } });
+      const o = await send(svc, {
+        method: 'POST',
+        path: `/user/device/image/${eui}`,
+        query: [],
+        headers: { [auth[0]]: auth[1] },
+        form: { fields: [], files: [{ field: 'file', name: `p${seed}.jpg`, bytes: await jpeg(seed), type: 'image/jpeg' }] },
+      });
       if (o.status !== 201) throw new Error(`setup: image upload ${o.status} ${JSON.stringify(o.body)}`);
       return (o.body as { data: { hash: string; meta: { url: string } } }).data;
     };
     const image = await uploadImage(1);
     const victimImage = await uploadImage(2);
     const uidOf = (v: { uid: number } | number) => String(typeof v === 'number' ? v : v.uid);
-    const signed = new URL((await must(api('GET', `/user/device/image/${eui}/${image.hash}`), 200) as { meta: { url: string } }).meta.url);
+    const signed = new URL(((await must(api('GET', `/user/device/image/${eui}/${image.hash}`), 200)) as { meta: { url: string } }).meta.url);
 
     // ---- the valid request of each operation, which the cases then break
     const ownerHeaders = { [auth[0]]: auth[1] };
     const ingestHeaders = { 'X-Ingest-Secret': TEST_SECRETS.INGEST_SECRET };
     const pathValues = (method: string, template: string): Record<string, string> => {
       const destructive = method === 'DELETE';
-      const values: Record<string, string> = { eui: destructive && template === '/user/device/{eui}' ? victimEui : eui, image_hash: destructive ? victimImage.hash : image.hash, decoder_id: '2', type_id: '1', network_ref: '1' };
+      const values: Record<string, string> = {
+        eui: destructive && template === '/user/device/{eui}' ? victimEui : eui,
+        image_hash: destructive ? victimImage.hash : image.hash,
+        decoder_id: '2',
+        type_id: '1',
+        network_ref: '1',
+        // A delivery of an integration of the owner's; none exists, so the valid case is a 404.
+        id: '1',
+      };
       if (template.startsWith('/user/fence/')) values.uid = uidOf(destructive ? victimFence : fence);
       else if (template.startsWith('/user/codec/')) values.uid = uidOf(codec);
       else if (template.startsWith('/user/device/command/')) values.uid = uidOf(commandUid);
@@ -231,7 +265,10 @@ describe('schema-driven fuzz of every route', () => {
       'POST /feedback': { message: 'fuzz', category: 'other' },
     };
     VALID_BODIES['POST /ingest/ttn'] = { ...structuredClone(TTN_UPLINK_SAMPLE), end_device_ids: { ...TTN_UPLINK_SAMPLE.end_device_ids, dev_eui: eui } };
-    VALID_BODIES['POST /ingest/chirpstack'] = { ...structuredClone(CHIRPSTACK_UPLINK_SAMPLE), deviceInfo: { ...CHIRPSTACK_UPLINK_SAMPLE.deviceInfo, devEui: eui.toLowerCase() } };
+    VALID_BODIES['POST /ingest/chirpstack'] = {
+      ...structuredClone(CHIRPSTACK_UPLINK_SAMPLE),
+      deviceInfo: { ...CHIRPSTACK_UPLINK_SAMPLE.deviceInfo, devEui: eui.toLowerCase() },
+    };
     const VALID_QUERY: Record<string, [string, string][]> = {
       'POST /ingest/chirpstack': [['event', 'up']],
       'GET /files/image/{image_hash}': [...signed.searchParams.entries()],
@@ -240,7 +277,9 @@ describe('schema-driven fuzz of every route', () => {
     // ---- cases, per operation
     const rng = prng(SEED);
     const operations: { key: string; method: string; template: string; op: OpenApiOperation }[] = [];
-    for (const [template, ops] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(ops)) operations.push({ key: `${method.toUpperCase()} ${template}`, method: method.toUpperCase(), template, op });
+    for (const [template, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops))
+        operations.push({ key: `${method.toUpperCase()} ${template}`, method: method.toUpperCase(), template, op });
     expect(operations.length).toBeGreaterThan(50);
 
     const casesFor = (o: (typeof operations)[number]): FuzzCase[] => {
@@ -259,28 +298,52 @@ describe('schema-driven fuzz of every route', () => {
 
       for (const p of pathParams) {
         for (const odd of rng.shuffle(ODD_PATH_VALUES[pathParamKind(p.name)]).slice(0, 6)) {
-          must.push({ what: `path ${p.name}=${odd.slice(0, 60)}`, category: 'path', request: withBody({ ...base(), path: fillPath(o.template, { ...values, [p.name]: odd }) }) });
+          must.push({
+            what: `path ${p.name}=${odd.slice(0, 60)}`,
+            category: 'path',
+            request: withBody({ ...base(), path: fillPath(o.template, { ...values, [p.name]: odd }) }),
+          });
         }
       }
       for (const q of queryParams) {
         const schema = resolve(doc, q.schema);
-        if (q.required) must.push({ what: `without the required query ${q.name}`, category: 'query', request: withBody({ ...base(), query: baseQuery.filter(([k]) => k !== q.name) }) });
+        if (q.required)
+          must.push({
+            what: `without the required query ${q.name}`,
+            category: 'query',
+            request: withBody({ ...base(), query: baseQuery.filter(([k]) => k !== q.name) }),
+          });
         for (const odd of rng.shuffle(oddQueryValues(schema)).slice(0, 3)) {
-          may.push({ what: `query ${q.name}=${odd.slice(0, 60)}`, category: 'query', request: withBody({ ...base(), query: [...baseQuery.filter(([k]) => k !== q.name), [q.name, odd]] }) });
+          may.push({
+            what: `query ${q.name}=${odd.slice(0, 60)}`,
+            category: 'query',
+            request: withBody({ ...base(), query: [...baseQuery.filter(([k]) => k !== q.name), [q.name, odd]] }),
+          });
         }
-        may.push({ what: `query ${q.name} repeated`, category: 'query', request: withBody({ ...base(), query: [...baseQuery.filter(([k]) => k !== q.name), [q.name, '1'], [q.name, '2']] }) });
+        may.push({
+          what: `query ${q.name} repeated`,
+          category: 'query',
+          request: withBody({ ...base(), query: [...baseQuery.filter(([k]) => k !== q.name), [q.name, '1'], [q.name, '2']] }),
+        });
       }
       if (!MUTATING.has(o.method) || queryParams.length > 0) {
-        for (const name of ['zz_unknown', '__proto__', 'toString']) may.push({ what: `unknown query member ${name}`, category: 'query', request: withBody({ ...base(), query: [...baseQuery, [name, '1']] }) });
+        for (const name of ['zz_unknown', '__proto__', 'toString'])
+          may.push({ what: `unknown query member ${name}`, category: 'query', request: withBody({ ...base(), query: [...baseQuery, [name, '1']] }) });
       }
       if (media.includes('multipart/form-data')) {
         must.push(...multipartCases(o.template, base, rng));
       } else if (media.includes('application/json')) {
-        const schema = o.op.requestBody!.content['application/json'].schema;
-        for (const m of bodyMemberMutations(schema ?? {}, doc, validBody ?? {})) (m.what.startsWith('without') || m.member === 'zz_unknown' ? must : may).push({ what: `body ${m.what}`, category: 'body', request: { ...base(), json: m.json } });
+        const schema = o.op.requestBody!.content['application/json']!.schema;
+        for (const m of bodyMemberMutations(schema ?? {}, doc, validBody ?? {}))
+          (m.what.startsWith('without') || m.member === 'zz_unknown' ? must : may).push({
+            what: `body ${m.what}`,
+            category: 'body',
+            request: { ...base(), json: m.json },
+          });
       }
       // Every route meets the body parser, whether it takes a body or not.
-      for (const w of wholeBodyMutations()) (media.length > 0 ? must : may).push({ what: w.what, category: 'whole-body', request: { ...base(), json: w.json, raw: w.raw } });
+      for (const w of wholeBodyMutations())
+        (media.length > 0 ? must : may).push({ what: w.what, category: 'whole-body', request: { ...base(), json: w.json, raw: w.raw } });
       const picked = [...must, ...rng.shuffle(may)].slice(0, Math.max(MAX_CASES_PER_OPERATION, Math.min(must.length, 40)));
       return picked;
     };
@@ -293,7 +356,12 @@ describe('schema-driven fuzz of every route', () => {
         corrupt: { field: 'file', name: 'x.jpg', bytes: Buffer.concat([jpegHead, randomBytes(2000)]), type: 'image/jpeg' },
         random: { field: 'file', name: 'x.jpg', bytes: randomBytes(3000), type: 'image/jpeg' },
         empty: { field: 'file', name: 'x.jpg', bytes: Buffer.alloc(0), type: 'image/jpeg' },
-        svg: { field: 'file', name: 'x.svg', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), type: 'image/svg+xml' },
+        svg: {
+          field: 'file',
+          name: 'x.svg',
+          bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+          type: 'image/svg+xml',
+        },
         html: { field: 'file', name: '../../x.jpg', bytes: Buffer.from('<html>hi</html>'), type: 'image/jpeg' },
         truncated: { field: 'file', name: 'x.png', bytes: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), type: 'image/png' },
       };
@@ -307,18 +375,47 @@ describe('schema-driven fuzz of every route', () => {
         { what: 'a __proto__ field', category: 'multipart', request: form({ fields: fields([['__proto__', '1']]), files: [files.corrupt] }) },
         { what: 'a toString field', category: 'multipart', request: form({ fields: fields([['toString', '1']]), files: [files.corrupt] }) },
         { what: 'an oversized field', category: 'multipart', request: form({ fields: fields([['vendor_id', 'x'.repeat(5000)]]), files: [files.corrupt] }) },
-        { what: 'too many fields', category: 'multipart', request: form({ fields: fields(Array.from({ length: 30 }, (_v, i) => [`f${i}`, '1'] as [string, string])), files: [files.corrupt] }) },
-        ...[
-          ['ts_photo_unix', 'abc'], ['ts_photo_unix', '-5'], ['ts_tx_unix', '1.5'], ['lat', '91'], ['lat', 'NaN'], ['lon', 'Infinity'], ['filename', '../etc/passwd'], ['filename', ''],
-        ].map(([k, v]) => ({ what: `field ${k}=${v}`, category: 'multipart' as const, request: form({ fields: fields([[k, v]]), files: [files.corrupt] }) })),
-        { what: 'a multipart body that is cut off', category: 'multipart', request: { ...base(), raw: { body: '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n\xff\xd8', contentType: 'multipart/form-data; boundary=zz' } } },
-        { what: 'a multipart body without a boundary', category: 'multipart', request: { ...base(), raw: { body: 'whatever', contentType: 'multipart/form-data' } } },
+        {
+          what: 'too many fields',
+          category: 'multipart',
+          request: form({ fields: fields(Array.from({ length: 30 }, (_v, i) => [`f${i}`, '1'] as [string, string])), files: [files.corrupt] }),
+        },
+        ...(<[string, string][]>[
+          ['ts_photo_unix', 'abc'],
+          ['ts_photo_unix', '-5'],
+          ['ts_tx_unix', '1.5'],
+          ['lat', '91'],
+          ['lat', 'NaN'],
+          ['lon', 'Infinity'],
+          ['filename', '../etc/passwd'],
+          ['filename', ''],
+        ]).map(([k, v]) => ({ what: `field ${k}=${v}`, category: 'multipart' as const, request: form({ fields: fields([[k, v]]), files: [files.corrupt] }) })),
+        {
+          what: 'a multipart body that is cut off',
+          category: 'multipart',
+          request: {
+            ...base(),
+            raw: {
+              body: '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n\xff\xd8',
+              contentType: 'multipart/form-data; boundary=zz',
+            },
+          },
+        },
+        {
+          what: 'a multipart body without a boundary',
+          category: 'multipart',
+          request: { ...base(), raw: { body: 'whatever', contentType: 'multipart/form-data' } },
+        },
         { what: 'a JSON body instead of a form', category: 'multipart', request: { ...base(), json: { file: 'x' } } },
       ];
       if (ingest) {
         cases.push({ what: 'no devEUI', category: 'multipart', request: { ...base(), form: { fields: [], files: [files.corrupt] } } });
         for (const odd of r.shuffle(ODD_PATH_VALUES.eui).slice(0, 4)) {
-          cases.push({ what: `devEUI=${odd.slice(0, 40)}`, category: 'multipart', request: { ...base(), form: { fields: [['devEUI', safeDecode(odd)]], files: [files.corrupt] } } });
+          cases.push({
+            what: `devEUI=${odd.slice(0, 40)}`,
+            category: 'multipart',
+            request: { ...base(), form: { fields: [['devEUI', safeDecode(odd)]], files: [files.corrupt] } },
+          });
         }
       }
       return cases;
@@ -391,7 +488,9 @@ describe('schema-driven fuzz of every route', () => {
     }
 
     // The run's figures go to docs/reliability.md.
-    console.log(`route fuzz: seed ${SEED}, ${summary.operations} operations, ${summary.cases} cases (${summary.refused} refused, ${summary.accepted} accepted) in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(summary.byStatus)}`);
+    console.log(
+      `route fuzz: seed ${SEED}, ${summary.operations} operations, ${summary.cases} cases (${summary.refused} refused, ${summary.accepted} accepted) in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(summary.byStatus)}`,
+    );
     expect({ seed: SEED, uncovered }).toEqual({ seed: SEED, uncovered: [] });
     expect({ seed: SEED, failures }).toEqual({ seed: SEED, failures: [] });
   }, 300_000);

@@ -16,7 +16,15 @@ describe('the envelope and HTTP behaviour common to every route', () => {
 
   it('answers unknown routes and unknown methods on known paths with 404 ROUTE_NOT_FOUND', async () => {
     expectError(await svc.http().get('/no/such/route'), 404, 'ROUTE_NOT_FOUND');
-    expectError(await svc.http().put('/user/token').set(...bearer(alice.appToken)).send({}), 404, 'ROUTE_NOT_FOUND');
+    expectError(
+      await svc
+        .http()
+        .put('/user/token')
+        .set(...bearer(alice.appToken))
+        .send({}),
+      404,
+      'ROUTE_NOT_FOUND',
+    );
     expectError(await svc.http().patch('/version'), 404, 'ROUTE_NOT_FOUND');
   });
 
@@ -26,7 +34,16 @@ describe('the envelope and HTTP behaviour common to every route', () => {
 
   it('answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async () => {
     const big = JSON.stringify({ message: 'x'.repeat(1_100_000) });
-    expectError(await svc.http().post('/feedback').set(...bearer(alice.appToken)).set('Content-Type', 'application/json').send(big), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(
+      await svc
+        .http()
+        .post('/feedback')
+        .set(...bearer(alice.appToken))
+        .set('Content-Type', 'application/json')
+        .send(big),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
@@ -44,6 +61,28 @@ describe('the envelope and HTTP behaviour common to every route', () => {
     const body = '{"username":"a","password":"b","nested":{"__proto__":{"admin":true}}}';
     expectError(await svc.http().post('/auth/check').set('Content-Type', 'application/json').send(body), 400, 'VALIDATION_FAILED', 'nested.__proto__');
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('refuses an object wider than any route takes before a DTO sees it, naming the limit', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`m${i}`, 1]));
+    for (const path of ['/auth/login', '/auth/check', '/auth/restore', '/auth/register']) {
+      const res = await svc
+        .http()
+        .post(path)
+        .send({ username: 'a', password: 'b', ...wide });
+      const [error] = expectError(res, 400, 'VALIDATION_FAILED', 'body');
+      expect(error!.message).toContain('more than 500 members');
+    }
+    const nested = { username: 'a', password: 'b', extra: Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`m${i}`, 1])) };
+    expect(expectError(await svc.http().post('/auth/check').send(nested), 400, 'VALIDATION_FAILED', 'body')[0]!.message).toContain('500');
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(
+      expectError(await svc.http().post('/auth/login').set('Content-Type', 'application/json').send(deep), 400, 'VALIDATION_FAILED', 'body')[0]!.message,
+    ).toContain('deeper than 64');
+    const long = JSON.stringify(Array.from({ length: 20_001 }, () => 0));
+    expect(
+      expectError(await svc.http().post('/ingest/rest').set('Content-Type', 'application/json').send(long), 400, 'VALIDATION_FAILED', 'body')[0]!.message,
+    ).toContain('20000');
   });
 
   it('echoes a sane X-Request-Id and makes one otherwise', async () => {
@@ -67,14 +106,22 @@ describe('the envelope and HTTP behaviour common to every route', () => {
 
   it('turns an unexpected failure into 500 INTERNAL without stack, SQL or secret', async () => {
     jest.spyOn(svc.app.get(AccountsRepository), 'findById').mockRejectedValue(new Error('relation "accounts" SELECT password_hash FROM secret_table'));
-    const res = await svc.http().get('/user').set(...bearer(alice.appToken));
+    const res = await svc
+      .http()
+      .get('/user')
+      .set(...bearer(alice.appToken));
     expectError(res, 500, 'INTERNAL');
     expect(res.text).not.toMatch(/secret_table|password_hash|SELECT|at .*\.ts/);
   });
 
   it('turns a database outage into 503 UNAVAILABLE with Retry-After', async () => {
-    jest.spyOn(svc.app.get(AccountsRepository), 'findById').mockRejectedValue(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
-    const res = await svc.http().get('/user').set(...bearer(alice.appToken));
+    jest
+      .spyOn(svc.app.get(AccountsRepository), 'findById')
+      .mockRejectedValue(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const res = await svc
+      .http()
+      .get('/user')
+      .set(...bearer(alice.appToken));
     expectError(res, 503, 'UNAVAILABLE');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.text).not.toContain('5432');
@@ -95,14 +142,33 @@ describe('per-account rate limit', () => {
     svc = await startTestService({ env: { RATE_LIMIT_PER_MINUTE: '7' } });
     const alice = await accountWithCredentials(svc, 'alice'); // 4 authenticated calls while creating its tokens
     const bob = await accountWithCredentials(svc, 'bob');
-    await svc.http().get('/user').set(...bearer(alice.appToken)).expect(200);
-    await svc.http().get('/user/token').set(...bearer(alice.appToken)).expect(200);
-    await svc.http().get('/user').set(...bearer(alice.masterToken)).expect(200);
-    const limited = await svc.http().get('/user').set(...bearer(alice.appToken));
+    await svc
+      .http()
+      .get('/user')
+      .set(...bearer(alice.appToken))
+      .expect(200);
+    await svc
+      .http()
+      .get('/user/token')
+      .set(...bearer(alice.appToken))
+      .expect(200);
+    await svc
+      .http()
+      .get('/user')
+      .set(...bearer(alice.masterToken))
+      .expect(200);
+    const limited = await svc
+      .http()
+      .get('/user')
+      .set(...bearer(alice.appToken));
     expectError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another account has its own budget; public routes are not counted per account.
-    await svc.http().get('/user').set(...bearer(bob.appToken)).expect(200);
+    await svc
+      .http()
+      .get('/user')
+      .set(...bearer(bob.appToken))
+      .expect(200);
     await svc.http().get('/version').expect(200);
   });
 });

@@ -1,6 +1,8 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { AnnotationWire, ImageDetailWire, ImageListEntryWire } from '@dts/domain';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Response } from 'supertest';
 import type { DataSource } from 'typeorm';
@@ -10,7 +12,7 @@ import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
 /*
- * Camera-trap images (spec "Camera-trap image" and the Images endpoints; CONTRACT §7 and §11):
+ * Camera-trap images (docs/api.md §15, §7 and §11):
  * upload as a user and through /ingest/image, content hashes, EXIF, the worker's thumbnail and
  * status, listing, detail, annotations in three formats, signed links (ETag, ranges, tampering),
  * deletion and purge, ownership and sharing, hostile image hashes and missing credentials.
@@ -27,10 +29,28 @@ const nowUnix = () => Math.floor(Date.now() / 1000);
 const secretHeader: [string, string] = ['X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET];
 
 const DETAIL_META_MEMBERS = [
-  'uid', 'camera_ref', 'ts_photo_unix', 'ts_tx_unix', 'ts_sync_unix', 'vendor_id', 'url', 'longitude', 'latitude', 'image_details',
-  'annotations', 'status', 'deleted', 'filename', 'hash', 'bin_hash',
+  'uid',
+  'camera_ref',
+  'ts_photo_unix',
+  'ts_tx_unix',
+  'ts_sync_unix',
+  'vendor_id',
+  'url',
+  'longitude',
+  'latitude',
+  'image_details',
+  'annotations',
+  'prediction',
+  'status',
+  'deleted',
+  'filename',
+  'hash',
+  'bin_hash',
 ];
-const LIST_MEMBERS = ['hash', 'ts_photo_unix', 'ts_tx_unix', 'ts_sync_unix', 'lat', 'lon', 'annotations', 'status', 'filename'];
+const LIST_MEMBERS = ['hash', 'ts_photo_unix', 'ts_tx_unix', 'ts_sync_unix', 'lat', 'lon', 'annotations', 'prediction', 'status', 'filename'];
+
+/** Real photos and detector outputs (sources in test-data/camera-traps/README.md). */
+const CAMERA_TRAPS = join(__dirname, '../../../test-data/camera-traps');
 
 /** 2024-03-05T06:07:08Z, the capture time written into the EXIF test photo. */
 const EXIF_TIME = Date.UTC(2024, 2, 5, 6, 7, 8) / 1000;
@@ -108,9 +128,22 @@ describe('camera-trap images', () => {
   let withExif: Buffer;
 
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    delete: (path: string) => svc.http().delete(path).set(...bearer(who.appToken)),
-    post: (path: string, body: unknown) => svc.http().post(path).set(...bearer(who.appToken)).send(body as object),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    delete: (path: string) =>
+      svc
+        .http()
+        .delete(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body: unknown) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send(body as object),
   });
 
   /** POST /user/device/image/{eui} as `who` (token, or the session cookie, or nothing). */
@@ -129,7 +162,8 @@ describe('camera-trap images', () => {
     if (file) req.attach('file', file, name);
     return req;
   };
-  const uploaded = async (who: Caller, eui: string, file: Buffer, name = 'trap.jpg', fields: Fields = {}) => expectSuccess<Detail>(await upload(who, eui, file, name, fields), 201);
+  const uploaded = async (who: Caller, eui: string, file: Buffer, name = 'trap.jpg', fields: Fields = {}) =>
+    expectSuccess<Detail>(await upload(who, eui, file, name, fields), 201);
 
   const register = async (who: Caller, eui = newEui()) => {
     const data = expectSuccess<{ uid: number; devEUI: string }>(await as(who).post(`/user/device/${eui}`, {}), 201);
@@ -139,13 +173,18 @@ describe('camera-trap images', () => {
   const detail = async (who: Caller, eui: string, hash: string) => expectSuccess<Detail>(await as(who).get(`/user/device/image/${eui}/${hash}`));
   /** The detail once the worker is done with the thumbnail (status 4, or 5 when annotated). */
   const ready = async (who: Caller, eui: string, hash: string, status: number[] = [4, 5]) => {
-    const d = await until(() => detail(who, eui, hash), (x) => status.includes(x.meta.status) && x.images.thumb !== null);
+    const d = await until(
+      () => detail(who, eui, hash),
+      (x) => status.includes(x.meta.status) && x.images.thumb !== null,
+    );
     expect({ status: d.meta.status, hasThumb: d.images.thumb !== null }).toEqual({ status: oneOf(status), hasThumb: true });
     return d;
   };
   const annotationsOf = (d: Detail) => JSON.parse(d.meta.annotations) as AnnotationWire[];
-  const imageCount = async (deviceUid: number) => ((await db.query('SELECT count(*)::int AS n FROM images WHERE device_id = $1', [deviceUid])) as { n: number }[])[0].n;
-  const blobCount = async (imageUid: number) => ((await db.query('SELECT count(*)::int AS n FROM image_blobs WHERE image_id = $1', [imageUid])) as { n: number }[])[0].n;
+  const imageCount = async (deviceUid: number) =>
+    ((await db.query('SELECT count(*)::int AS n FROM images WHERE device_id = $1', [deviceUid])) as { n: number }[])[0]!.n;
+  const blobCount = async (imageUid: number) =>
+    ((await db.query('SELECT count(*)::int AS n FROM image_blobs WHERE image_id = $1', [imageUid])) as { n: number }[])[0]!.n;
   const fetchFile = (path: string) => svc.http().get(path).buffer(true).parse(binary);
 
   beforeAll(async () => {
@@ -159,7 +198,14 @@ describe('camera-trap images', () => {
     it('stores a JPEG: 201 with every member of the detail, then the worker makes the thumbnail (status 1 → 4)', async () => {
       const device = await register(alice);
       const before = nowUnix();
-      const res = await upload(alice, device.eui.toLowerCase(), photo, 'trap.jpg', { ts_photo_unix: 1_700_000_000, ts_tx_unix: 1_700_000_060, lat: 48.1375, lon: 11.575, vendor_id: 'IMG_0001', filename: 'IMG_0001.JPG' });
+      const res = await upload(alice, device.eui.toLowerCase(), photo, 'trap.jpg', {
+        ts_photo_unix: 1_700_000_000,
+        ts_tx_unix: 1_700_000_060,
+        lat: 48.1375,
+        lon: 11.575,
+        vendor_id: 'IMG_0001',
+        filename: 'IMG_0001.JPG',
+      });
       const data = expectSuccess<Detail>(res, 201);
       expect(Object.keys(data).sort()).toEqual(['hash', 'images', 'meta']);
       expect(Object.keys(data.meta).sort()).toEqual([...DETAIL_META_MEMBERS].sort());
@@ -177,6 +223,7 @@ describe('camera-trap images', () => {
         latitude: 48.1375,
         image_details: expect.any(String),
         annotations: '[]',
+        prediction: null,
         status: 1,
         deleted: 0,
         filename: 'IMG_0001.JPG',
@@ -256,8 +303,18 @@ describe('camera-trap images', () => {
       const noise = randomBytes(4096);
       noise[0] = 0x00;
       expectError(await upload(alice, device.eui, noise, 'photo.jpg'), 415, 'UNSUPPORTED_MEDIA_TYPE', 'file');
-      expectError(await upload(alice, device.eui, Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 'photo.png'), 415, 'UNSUPPORTED_MEDIA_TYPE', 'file');
-      expectError(await upload(alice, device.eui, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'photo.jpg'), 415, 'UNSUPPORTED_MEDIA_TYPE', 'file');
+      expectError(
+        await upload(alice, device.eui, Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 'photo.png'),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'file',
+      );
+      expectError(
+        await upload(alice, device.eui, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'photo.jpg'),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'file',
+      );
       expect(await list(alice, device.eui)).toEqual([]);
       expect(await imageCount(device.uid)).toBe(0);
     });
@@ -276,10 +333,13 @@ describe('camera-trap images', () => {
       // JPEG by its first bytes, garbage after them.
       const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(2048)]);
       const data = await uploaded(alice, device.eui, broken, 'broken.jpg');
-      const failed = await until(() => detail(alice, device.eui, data.hash), (d) => d.meta.status === 3);
+      const failed = await until(
+        () => detail(alice, device.eui, data.hash),
+        (d) => d.meta.status === 3,
+      );
       expect(failed.meta.status).toBe(3);
       expect(failed.images.thumb).toBeNull();
-      const [row] = (await db.query('SELECT status_reason FROM images WHERE uid = $1', [data.meta.uid])) as { status_reason: string | null }[];
+      const [row] = (await db.query('SELECT status_reason FROM images WHERE uid = $1', [data.meta.uid])) as [{ status_reason: string | null }];
       expect(row.status_reason).toEqual(expect.stringMatching(/\S/));
       // The owner sees why, in the detail's image_details.
       expect(JSON.parse(failed.meta.image_details!)).toMatchObject({ error: row.status_reason });
@@ -324,8 +384,8 @@ describe('camera-trap images', () => {
       expect(data.meta.longitude).toBeCloseTo(EXIF_LON, 6);
       const [entry] = await list(alice, device.eui);
       expect(entry).toMatchObject({ hash: data.hash, ts_photo_unix: EXIF_TIME });
-      expect(entry.lat).toBeCloseTo(EXIF_LAT, 6);
-      expect(entry.lon).toBeCloseTo(EXIF_LON, 6);
+      expect(entry!.lat).toBeCloseTo(EXIF_LAT, 6);
+      expect(entry!.lon).toBeCloseTo(EXIF_LON, 6);
     });
 
     it('reads the EXIF time at its recorded offset, and as UTC without one, whatever the server’s zone', async () => {
@@ -369,9 +429,20 @@ describe('camera-trap images', () => {
     it('takes the platform secret (X-Ingest-Secret or a token header) and devEUI in any accepted form', async () => {
       const device = await register(alice);
       const bytes = await scene(20);
-      const res = await ingest(secretHeader, bytes, { devEUI: device.eui.toLowerCase().match(/../g)!.join('-'), ts_photo_unix: 1_690_000_000, vendor_id: 'cam-7' });
+      const res = await ingest(secretHeader, bytes, {
+        devEUI: device.eui.toLowerCase().match(/../g)!.join('-'),
+        ts_photo_unix: 1_690_000_000,
+        vendor_id: 'cam-7',
+      });
       const data = expectSuccess<Detail>(res, 201);
-      expect(data.meta).toMatchObject({ camera_ref: device.uid, ts_photo_unix: 1_690_000_000, vendor_id: 'cam-7', filename: 'ingest.jpg', bin_hash: sha256(bytes), status: 1 });
+      expect(data.meta).toMatchObject({
+        camera_ref: device.uid,
+        ts_photo_unix: 1_690_000_000,
+        vendor_id: 'cam-7',
+        filename: 'ingest.jpg',
+        bin_hash: sha256(bytes),
+        status: 1,
+      });
       expect(data.meta).not.toHaveProperty('devEUI');
       expect((await list(alice, device.eui)).map((e) => e.hash)).toEqual([data.hash]);
       // The same bytes again through ingest: the same image.
@@ -430,7 +501,18 @@ describe('camera-trap images', () => {
       const entries = await list(alice, device.eui);
       expect(entries.map((e) => e.hash)).toEqual([newest.hash, middle.hash, oldest.hash]);
       for (const e of entries) expect(Object.keys(e).sort()).toEqual([...LIST_MEMBERS].sort());
-      expect(entries[1]).toEqual({ hash: middle.hash, ts_photo_unix: 2_000, ts_tx_unix: 2_000, ts_sync_unix: middle.meta.ts_sync_unix, lat: 1, lon: 2, annotations: [], status: oneOf([1, 2, 4]), filename: 'b.jpg' });
+      expect(entries[1]).toEqual({
+        hash: middle.hash,
+        ts_photo_unix: 2_000,
+        ts_tx_unix: 2_000,
+        ts_sync_unix: middle.meta.ts_sync_unix,
+        lat: 1,
+        lon: 2,
+        annotations: [],
+        prediction: null,
+        status: oneOf([1, 2, 4]),
+        filename: 'b.jpg',
+      });
       expect(entries[2]).toMatchObject({ ts_photo_unix: 1_000, ts_tx_unix: 1_100, lat: null, lon: null, filename: 'a.jpg' });
       expect((await list(alice, device.eui.toLowerCase())).map((e) => e.hash)).toEqual(entries.map((e) => e.hash));
     });
@@ -440,6 +522,221 @@ describe('camera-trap images', () => {
       expect(await list(alice, device.eui)).toEqual([]);
       expectError(await as(alice).get('/user/device/image/zz'), 400, 'VALIDATION_FAILED', 'eui');
       expectError(await as(alice).get(`/user/device/image/${newEui()}`), 404, 'NOT_FOUND');
+    });
+  });
+
+  describe('the gallery: GET /user/image', () => {
+    const ROE = { id: 'r1', class: 'mammalia', order: 'artiodactyla', family: 'cervidae', genus: 'capreolus', species: 'capreolus' };
+    const FOX = { id: 'f1', class: 'mammalia', order: 'carnivora', family: 'canidae', genus: 'vulpes', species: 'vulpes' };
+    let dave: Caller;
+    let own: string;
+    let sharedEui: string;
+    const hashes: Record<string, string> = {};
+    const gallery = async (who: Caller, query: string) => {
+      const res = await as(who).get(`/user/image${query}`);
+      const data = expectSuccess<(Entry & { devEUI: string })[]>(res);
+      return { data, meta: res.body.meta as { next_cursor: string | null } };
+    };
+
+    beforeAll(async () => {
+      dave = await accountWithCredentials(svc, 'dave');
+      own = (await register(dave)).eui;
+      // A camera of bob's shared with dave: its photos are dave's to see too.
+      sharedEui = (await register(bob)).eui;
+      expectSuccess(await as(bob).post(`/user/device/share/${sharedEui}`, { username: dave.account.username }), 201);
+      hashes.deer = (await uploaded(dave, own, await scene(70), 'deer.jpg', { ts_photo_unix: 10_000 })).hash;
+      hashes.fox = (await uploaded(dave, own, await scene(71), 'fox.jpg', { ts_photo_unix: 20_000 })).hash;
+      hashes.blank = (await uploaded(dave, own, await scene(72), 'blank.jpg', { ts_photo_unix: 30_000 })).hash;
+      hashes.shared = (await uploaded(bob, sharedEui, await scene(73), 'shared.jpg', { ts_photo_unix: 25_000 })).hash;
+      hashes.bobs = (await uploaded(bob, (await register(bob)).eui, await scene(74), 'bobs.jpg', { ts_photo_unix: 26_000 })).hash;
+      expectSuccess(
+        await as(dave).post(`/user/device/image/${own}/${hashes.deer}/annotations`, [
+          { bbox: [0.1, 0.1, 0.3, 0.3], score: 0.92, label: 'roe deer', taxonomy: ROE },
+          { bbox: [0.5, 0.5, 0.2, 0.2], score: 0.2, label: 'fox', taxonomy: FOX },
+        ]),
+      );
+      expectSuccess(
+        await as(dave).post(`/user/device/image/${own}/${hashes.fox}/annotations`, [
+          { bbox: [0.2, 0.2, 0.4, 0.4], score: 0.81, label: 'red fox', taxonomy: FOX },
+        ]),
+      );
+      expectSuccess(
+        await as(dave).post(`/user/device/image/${own}/${hashes.blank}/annotations`, { annotations: [], prediction: { label: 'blank', score: 0.97 } }),
+      );
+    });
+
+    it('shows the photos of every camera the account reaches, newest first, naming the camera; none of another account', async () => {
+      const { data, meta } = await gallery(dave, '');
+      expect(data.map((e) => e.hash)).toEqual([hashes.blank, hashes.shared, hashes.fox, hashes.deer]);
+      expect(data.map((e) => e.devEUI)).toEqual([own, sharedEui, own, own]);
+      expect(meta).toEqual({ next_cursor: null });
+      expect(Object.keys(data[0]!).sort()).toEqual([...LIST_MEMBERS, 'devEUI'].sort());
+      expect(data[3]).toMatchObject({ filename: 'deer.jpg', ts_photo_unix: 10_000, status: oneOf([1, 2, 4, 5]) });
+      expect((await gallery(alice, '')).data.map((e) => e.hash)).not.toEqual(expect.arrayContaining([hashes.deer]));
+    });
+
+    it('pages with next_cursor, without repeating or losing an entry', async () => {
+      const first = await gallery(dave, '?limit=3');
+      expect(first.data).toHaveLength(3);
+      expect(first.meta.next_cursor).toEqual(expect.any(String));
+      const second = await gallery(dave, `?limit=3&cursor=${first.meta.next_cursor}`);
+      expect([...first.data, ...second.data].map((e) => e.hash)).toEqual([hashes.blank, hashes.shared, hashes.fox, hashes.deer]);
+      expect(second.meta.next_cursor).toBeNull();
+    });
+
+    it.each<[string, string, string[]]>([
+      ['one camera', `?eui=${'{own}'}`, ['blank', 'fox', 'deer']],
+      ['a label, any case', '?label=FOX', ['fox', 'deer']],
+      ['a label and a score, on the same detection', '?label=fox&min_score=0.5', ['fox']],
+      ['a score alone (boxes and predictions)', '?min_score=0.9', ['blank', 'deer']],
+      ['a taxonomy level', '?species=cervidae', ['deer']],
+      ['a species with a score', '?species=vulpes&min_score=0.9', []],
+      ['the blank prediction', '?label=blank', ['blank']],
+      ['a time range, inclusive', '?from=20000&to=25000', ['shared', 'fox']],
+      ['a label that LIKE would take as a wildcard', '?label=%25', []],
+    ])('filters by %s', async (_what, query, names) => {
+      const { data } = await gallery(dave, query.replace('{own}', own));
+      expect(data.map((e) => e.hash)).toEqual(names.map((n) => hashes[n]));
+    });
+
+    it.each<[string, string]>([
+      ['?min_score=1.5', 'min_score'],
+      ['?min_score=x', 'min_score'],
+      ['?limit=0', 'limit'],
+      ['?limit=201', 'limit'],
+      ['?from=-1', 'from'],
+      ['?cursor=bm90IGEgY3Vyc29y', 'cursor'],
+      ['?cursor=a.b', 'cursor'],
+      ['?eui=zz', 'eui'],
+      ['?label=' + 'x'.repeat(101), 'label'],
+      ['?colour=red', 'colour'],
+    ])('refuses %s with 400 naming %s', async (query, field) => {
+      expectError(await as(dave).get(`/user/image${query}`), 400, 'VALIDATION_FAILED', field);
+    });
+
+    it('is 404 for a camera not on the account and 401 without credentials', async () => {
+      expectError(await as(alice).get(`/user/image?eui=${own}`), 404, 'NOT_FOUND');
+      expectError(await svc.http().get('/user/image'), 401, 'AUTH_REQUIRED');
+    });
+
+    // Last in this block: it annotates the shared and bob's photos, which the filters above do not expect.
+    describe('GET /user/image/labels', () => {
+      const labels = async (who: Caller, q = '') =>
+        expectSuccess<{ label: string; taxonomy: unknown; count: number }[]>(await as(who).get(`/user/image/labels${q}`));
+
+      beforeAll(async () => {
+        expectSuccess(
+          await as(bob).post(`/user/device/image/${sharedEui}/${hashes.shared}/annotations`, [
+            { bbox: [0.1, 0.1, 0.2, 0.2], score: 0.4, label: 'fox' },
+            { bbox: [0.4, 0.4, 0.2, 0.2], score: 0.3, label: 'hedgehog', source: 'person' },
+          ]),
+        );
+      });
+
+      it('counts the labels of boxes and predictions on every camera the account reaches, the most used first, each with its usual taxonomy', async () => {
+        const bobs = expectSuccess<(Entry & { devEUI: string })[]>(await as(bob).get('/user/image')).find((i) => i.hash === hashes.bobs)!;
+        expectSuccess(
+          await as(bob).post(`/user/device/image/${bobs.devEUI}/${hashes.bobs}/annotations`, [{ bbox: [0, 0, 0.5, 0.5], score: 0.9, label: 'badger' }]),
+        );
+        expect(await labels(dave)).toEqual([
+          // Given once with its taxonomy and once without: the taxonomy is what it is known by.
+          { label: 'fox', taxonomy: FOX, count: 2 },
+          { label: 'blank', taxonomy: null, count: 1 },
+          { label: 'hedgehog', taxonomy: null, count: 1 },
+          { label: 'red fox', taxonomy: FOX, count: 1 },
+          { label: 'roe deer', taxonomy: ROE, count: 1 },
+        ]);
+        expect((await labels(dave, '?limit=2')).map((l) => l.label)).toEqual(['fox', 'blank']);
+        // Bob's own camera is not dave's: its badger is bob's alone; the shared camera is bob's too.
+        expect((await labels(bob)).map((l) => l.label)).toEqual(['badger', 'fox', 'hedgehog']);
+        expect(await labels(alice)).not.toEqual(expect.arrayContaining([expect.objectContaining({ label: 'badger' })]));
+      });
+
+      it('leaves out the labels of a deleted photo', async () => {
+        const before = await labels(bob);
+        const bobs = expectSuccess<(Entry & { devEUI: string })[]>(await as(bob).get('/user/image')).find((i) => i.hash === hashes.bobs)!;
+        expectSuccess(await as(bob).delete(`/user/device/image/${bobs.devEUI}/${hashes.bobs}`));
+        expect(await labels(bob)).toEqual(before.filter((l) => l.label !== 'badger'));
+      });
+
+      it.each<[string, string]>([
+        ['?limit=0', 'limit'],
+        ['?limit=1001', 'limit'],
+        ['?limit=x', 'limit'],
+        ['?colour=red', 'colour'],
+      ])('refuses %s with 400 naming %s', async (query, field) => {
+        expectError(await as(dave).get(`/user/image/labels${query}`), 400, 'VALIDATION_FAILED', field);
+      });
+
+      it('is 401 without credentials', async () => {
+        expectError(await svc.http().get('/user/image/labels'), 401, 'AUTH_REQUIRED');
+      });
+    });
+  });
+
+  describe('thumbnails: GET /user/device/image/{eui}/{hash}/thumb', () => {
+    it('serves the JPEG thumbnail once made, with an ETag (304 when unchanged), to whoever may see the image', async () => {
+      const device = await register(alice);
+      const { hash } = await uploaded(alice, device.eui, await scene(80));
+      await ready(alice, device.eui, hash);
+      const res = await as(alice).get(`/user/device/image/${device.eui}/${hash}/thumb`).buffer(true).parse(binary);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/jpeg');
+      const meta = await sharp(res.body as Buffer).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'jpeg', width: 320, height: 240 });
+      const again = await as(alice).get(`/user/device/image/${device.eui}/${hash}/thumb`).set('If-None-Match', res.headers.etag!);
+      expect(again.status).toBe(304);
+      // The session cookie opens it too (an <img> of the console).
+      expect((await svc.http().get(`/user/device/image/${device.eui}/${hash}/thumb`).set('Cookie', alice.cookie)).status).toBe(200);
+    });
+
+    it('is 404 before the thumbnail exists and for another account, 400 for a bad hash, 401 without credentials', async () => {
+      const device = await register(alice);
+      const { hash } = await uploaded(alice, device.eui, await scene(81));
+      // Marked as not yet processed, whatever the worker did meanwhile.
+      await db.query(`UPDATE images SET thumb = NULL, status = 1 WHERE hash = $1 AND deleted = 0`, [hash]);
+      expectError(await as(alice).get(`/user/device/image/${device.eui}/${hash}/thumb`), 404, 'NOT_FOUND', 'image_hash');
+      expectError(await as(bob).get(`/user/device/image/${device.eui}/${hash}/thumb`), 404, 'NOT_FOUND');
+      expectError(await as(alice).get(`/user/device/image/${device.eui}/xyz/thumb`), 400, 'VALIDATION_FAILED', 'image_hash');
+      expectError(await svc.http().get(`/user/device/image/${device.eui}/${hash}/thumb`), 401, 'AUTH_REQUIRED');
+    });
+  });
+
+  describe('image events on the live feeds', () => {
+    it('tells the account’s feed when a photo is stored, processed, annotated and deleted, and another account’s nothing', async () => {
+      const device = await register(alice);
+      const follow = (who: Caller) => {
+        const controller = new AbortController();
+        const events: { event: string; data: unknown }[] = [];
+        const done = (async () => {
+          try {
+            for await (const e of who.client.user.live({ signal: controller.signal })) events.push(e);
+          } catch {
+            // aborted
+          }
+        })();
+        return { events, stop: async () => (controller.abort(), await done) };
+      };
+      const mine = follow(alice);
+      const theirs = follow(bob);
+      await new Promise((r) => setTimeout(r, 500));
+      const { hash } = await uploaded(alice, device.eui, await scene(82), 'live.jpg');
+      await ready(alice, device.eui, hash);
+      expectSuccess(await as(alice).post(`/user/device/image/${device.eui}/${hash}/annotations`, [{ bbox: [0, 0, 0.5, 0.5], score: 0.7, label: 'badger' }]));
+      expectSuccess(await as(alice).delete(`/user/device/image/${device.eui}/${hash}`));
+      const images = () => mine.events.filter((e) => e.event === 'image').map((e) => e.data as Entry & { devEUI: string; deleted: boolean });
+      await until(
+        async () => images(),
+        (list) => list.some((i) => i.deleted),
+      );
+      await Promise.all([mine.stop(), theirs.stop()]);
+      const seen = images();
+      expect(seen.every((i) => i.hash === hash && i.devEUI === device.eui && i.filename === 'live.jpg')).toBe(true);
+      expect(seen[0]).toMatchObject({ status: 1, deleted: false });
+      expect(seen.some((i) => i.status === 4 && !i.deleted)).toBe(true);
+      expect(seen.some((i) => i.status === 5 && i.annotations[0]?.label === 'badger' && !i.deleted)).toBe(true);
+      expect(seen.at(-1)).toMatchObject({ deleted: true });
+      expect(theirs.events.filter((e) => e.event === 'image')).toEqual([]);
     });
   });
 
@@ -458,8 +755,8 @@ describe('camera-trap images', () => {
       expect(Object.keys(data.meta).sort()).toEqual([...DETAIL_META_MEMBERS].sort());
       expect(typeof data.meta.annotations).toBe('string');
       const expected = [
-        { id: 1, bbox: [0.1, 0.2, 0.3, 0.4], score: 0.91, label: 'roe deer', taxonomy: TAXONOMY },
-        { id: 2, bbox: [0, 0, 1, 1], score: 0, label: 'fox', taxonomy: null },
+        { id: 1, bbox: [0.1, 0.2, 0.3, 0.4], score: 0.91, label: 'roe deer', taxonomy: TAXONOMY, source: null },
+        { id: 2, bbox: [0, 0, 1, 1], score: 0, label: 'fox', taxonomy: null, source: null },
       ];
       expect(annotationsOf(data)).toEqual(expected);
       expect(data.meta.status).toBe(5);
@@ -480,13 +777,19 @@ describe('camera-trap images', () => {
         detection_categories: { '1': 'animal', '2': 'person', '3': 'vehicle' },
         images: [
           { file: 'cam1/IMG_0001.JPG', detections: [{ category: '2', conf: 0.7, bbox: [0, 0, 0.5, 0.5] }] },
-          { file: 'cam1/IMG_0002.JPG', detections: [{ category: '1', conf: 0.95, bbox: [0.25, 0.1, 0.5, 0.6] }, { category: '2', conf: 0.42, bbox: [0.6, 0.6, 0.2, 0.3] }] },
+          {
+            file: 'cam1/IMG_0002.JPG',
+            detections: [
+              { category: '1', conf: 0.95, bbox: [0.25, 0.1, 0.5, 0.6] },
+              { category: '2', conf: 0.42, bbox: [0.6, 0.6, 0.2, 0.3] },
+            ],
+          },
         ],
       };
       const data = expectSuccess<Detail>(await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, body), 200);
       expect(annotationsOf(data)).toEqual([
-        { id: 1, bbox: [0.25, 0.1, 0.5, 0.6], score: 0.95, label: 'animal', taxonomy: null },
-        { id: 2, bbox: [0.6, 0.6, 0.2, 0.3], score: 0.42, label: 'person', taxonomy: null },
+        { id: 1, bbox: [0.25, 0.1, 0.5, 0.6], score: 0.95, label: 'animal', taxonomy: null, source: 'MegaDetector (md_v5a.0.0.pt)' },
+        { id: 2, bbox: [0.6, 0.6, 0.2, 0.3], score: 0.42, label: 'person', taxonomy: null, source: 'MegaDetector (md_v5a.0.0.pt)' },
       ]);
       expect(data.meta.status).toBe(5);
     });
@@ -511,25 +814,118 @@ describe('camera-trap images', () => {
       };
       const data = expectSuccess<Detail>(await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, body), 200);
       expect(annotationsOf(data)).toEqual([
-        { id: 1, bbox: [0.2, 0.3, 0.4, 0.5], score: 0.93, label: 'bobcat', taxonomy: { id: 'b2c3', class: 'mammalia', order: 'carnivora', family: 'felidae', genus: 'lynx', species: 'rufus' } },
-        { id: 2, bbox: [0.7, 0.1, 0.2, 0.3], score: 0.6, label: 'human', taxonomy: null },
+        {
+          id: 1,
+          bbox: [0.2, 0.3, 0.4, 0.5],
+          score: 0.93,
+          label: 'bobcat',
+          taxonomy: { id: 'b2c3', class: 'mammalia', order: 'carnivora', family: 'felidae', genus: 'lynx', species: 'rufus' },
+          source: 'SpeciesNet',
+        },
+        { id: 2, bbox: [0.7, 0.1, 0.2, 0.3], score: 0.6, label: 'human', taxonomy: null, source: 'SpeciesNet' },
       ]);
       expect(data.meta.status).toBe(5);
-      expect((await list(alice, device.eui))[0].status).toBe(5);
+      expect((await list(alice, device.eui))[0]!.status).toBe(5);
+    });
+
+    it('keeps SpeciesNet’s image-level prediction of a real photo (classifier only, no boxes): detail and list show it, status 5', async () => {
+      const device = await register(alice);
+      const photo = readFileSync(join(CAMERA_TRAPS, 'photos/african_elephants.jpg'));
+      const img = await uploaded(alice, device.eui, photo, 'african_elephants.jpg');
+      await ready(alice, device.eui, img.hash, [4]);
+      const body = JSON.parse(readFileSync(join(CAMERA_TRAPS, 'speciesnet/classifier-only.predictions.json'), 'utf8')) as unknown;
+      const data = expectSuccess<Detail>(await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, body as object), 200);
+      const prediction = {
+        label: 'african elephant',
+        score: expect.closeTo(0.3487, 4),
+        taxonomy: {
+          id: '55631055-3e0e-4b7a-9612-dedebe9f78b0',
+          class: 'mammalia',
+          order: 'proboscidea',
+          family: 'elephantidae',
+          genus: 'loxodonta',
+          species: 'africana',
+        },
+        source: 'classifier',
+      };
+      expect(data.meta).toMatchObject({ annotations: '[]', prediction, status: 5 });
+      expect((await list(alice, device.eui))[0]).toMatchObject({ hash: img.hash, annotations: [], prediction, status: 5 });
+      // Boxes sent later in our list form replace both: the prediction goes with them.
+      const boxesOnly = expectSuccess<Detail>(
+        await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, [{ bbox: [0.1, 0.1, 0.2, 0.2], score: 0.9, label: 'elephant' }]),
+        200,
+      );
+      expect(boxesOnly.meta).toMatchObject({ prediction: null, status: 5 });
+      // Nothing at all: ready again.
+      const cleared = expectSuccess<Detail>(await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, []), 200);
+      expect(cleared.meta).toMatchObject({ annotations: '[]', prediction: null, status: 4 });
+    });
+
+    it('takes MegaDetector boxes rounded past the image edge (x + w = 1.0001), clamped onto it', async () => {
+      const device = await register(alice);
+      const img = await uploaded(alice, device.eui, await scene(44), 'edge.jpg');
+      await ready(alice, device.eui, img.hash, [4]);
+      const body = { images: [{ file: 'cam/edge.jpg', detections: [{ category: '1', conf: 0.91, bbox: [0.9419, 0.4674, 0.0582, 0.1673] }] }] };
+      const data = expectSuccess<Detail>(await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, body), 200);
+      const [box] = annotationsOf(data);
+      expect(box!.bbox[0] + box!.bbox[2]).toBeCloseTo(1, 10);
+      expect(box!.bbox[0] + box!.bbox[2]).toBeLessThanOrEqual(1);
     });
 
     it('ends at status 5 when the annotations arrive before the thumbnail', async () => {
       const device = await register(alice);
       const img = await uploaded(alice, device.eui, await scene(43));
-      expectSuccess<Detail>(await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, [{ bbox: [0.1, 0.1, 0.2, 0.2], score: 0.5, label: 'badger' }]), 200);
+      expectSuccess<Detail>(
+        await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, [{ bbox: [0.1, 0.1, 0.2, 0.2], score: 0.5, label: 'badger' }]),
+        200,
+      );
       const done = await ready(alice, device.eui, img.hash, [5]);
-      expect(annotationsOf(done)).toEqual([{ id: 1, bbox: [0.1, 0.1, 0.2, 0.2], score: 0.5, label: 'badger', taxonomy: null }]);
+      expect(annotationsOf(done)).toEqual([{ id: 1, bbox: [0.1, 0.1, 0.2, 0.2], score: 0.5, label: 'badger', taxonomy: null, source: null }]);
+    });
+
+    // One camera for the two tests of `source`: the account's device limit is counted across the file.
+    let sourced: { eui: string; uid: number } | undefined;
+    const sourcedCamera = async () => (sourced ??= await register(alice));
+
+    it('keeps who made each box and the prediction (source): a person’s next to a detector’s, in the detail, the list and the gallery', async () => {
+      const device = await sourcedCamera();
+      const img = await uploaded(alice, device.eui, await scene(45), 'mixed.jpg');
+      await ready(alice, device.eui, img.hash, [4]);
+      const body = {
+        annotations: [
+          { bbox: [0.1, 0.2, 0.3, 0.4], score: 1, label: 'roe deer', taxonomy: TAXONOMY, source: 'person' },
+          { bbox: [0.5, 0.5, 0.25, 0.25], score: 0.81, label: 'animal', source: 'MegaDetector (md_v5a.0.0.pt)' },
+        ],
+        prediction: { label: 'roe deer', score: 1, taxonomy: TAXONOMY, source: 'person' },
+      };
+      const data = expectSuccess<Detail>(await as(alice).post(`/user/device/image/${device.eui}/${img.hash}/annotations`, body), 200);
+      const expected = [
+        { id: 1, bbox: [0.1, 0.2, 0.3, 0.4], score: 1, label: 'roe deer', taxonomy: TAXONOMY, source: 'person' },
+        { id: 2, bbox: [0.5, 0.5, 0.25, 0.25], score: 0.81, label: 'animal', taxonomy: null, source: 'MegaDetector (md_v5a.0.0.pt)' },
+      ];
+      expect(annotationsOf(data)).toEqual(expected);
+      expect(data.meta.prediction).toEqual({ label: 'roe deer', score: 1, taxonomy: TAXONOMY, source: 'person' });
+      expect(annotationsOf(await detail(alice, device.eui, img.hash))).toEqual(expected);
+      expect((await list(alice, device.eui))[0]!.annotations).toEqual(expected);
+      const found = expectSuccess<(Entry & { devEUI: string })[]>(await as(alice).get(`/user/image?eui=${device.eui}&label=roe`));
+      expect(found.map((i) => i.annotations)).toEqual([expected]);
+    });
+
+    it('shows annotations stored before `source` existed with source null', async () => {
+      const device = await sourcedCamera();
+      const img = await uploaded(alice, device.eui, await scene(46), 'older.jpg');
+      await ready(alice, device.eui, img.hash, [4]);
+      const old = [{ id: 1, bbox: [0.1, 0.1, 0.2, 0.2], score: 0.7, label: 'hare', taxonomy: null }];
+      await db.query(`UPDATE images SET annotations = $2::jsonb, status = 5 WHERE hash = $1 AND deleted = 0`, [img.hash, JSON.stringify(old)]);
+      expect(annotationsOf(await detail(alice, device.eui, img.hash))).toEqual([{ ...old[0], source: null }]);
+      const entry = (await list(alice, device.eui)).find((i) => i.hash === img.hash);
+      expect(entry!.annotations).toEqual([{ ...old[0], source: null }]);
     });
 
     describe('validation', () => {
       let eui: string;
       let hash: string;
-      const kept = [{ id: 1, bbox: [0.1, 0.1, 0.2, 0.2], score: 0.5, label: 'hare', taxonomy: null }];
+      const kept = [{ id: 1, bbox: [0.1, 0.1, 0.2, 0.2], score: 0.5, label: 'hare', taxonomy: null, source: null }];
 
       beforeAll(async () => {
         const device = await register(alice);
@@ -551,11 +947,28 @@ describe('camera-trap images', () => {
         [[{ bbox: [0, 0, 1, 1], label: 'x' }], '[0].score'],
         [[{ bbox: [0, 0, 1, 1], score: 0.5, label: '' }], '[0].label'],
         [[{ bbox: [0, 0, 1, 1], score: 0.5 }], '[0].label'],
-        [[{ bbox: [0, 0, 0.5, 0.5], score: 0.5, label: 'ok' }, { bbox: [0, 0, 1, 1], score: 0.5, label: 'x', colour: 'red' }], '[1].colour'],
+        [
+          [
+            { bbox: [0, 0, 0.5, 0.5], score: 0.5, label: 'ok' },
+            { bbox: [0, 0, 1, 1], score: 0.5, label: 'x', colour: 'red' },
+          ],
+          '[1].colour',
+        ],
         [[{ bbox: [0, 0, 1, 1], score: 0.5, label: 'x', taxonomy: { kingdom: 'animalia' } }], '[0].taxonomy.kingdom'],
+        [[{ bbox: [0, 0, 1, 1], score: 0.5, label: 'x', source: '' }], '[0].source'],
+        [{ annotations: [{ bbox: [0, 0, 1, 1], score: 0.5, label: 'x', source: ['person'] }] }, 'annotations[0].source'],
+        [{ annotations: [], prediction: { label: 'x', score: 1, source: 5 } }, 'prediction.source'],
         [{ images: [{ file: 'val.jpg', detections: [{ category: '1', conf: 2, bbox: [0, 0, 1, 1] }] }] }, 'images.detections[0].conf'],
         [{ images: [{ file: 'val.jpg', detections: [{ category: '1', conf: 0.5, bbox: [0, 0, 2, 1] }] }] }, 'images.detections[0].bbox'],
-        [{ images: [{ file: 'a.jpg', detections: [] }, { file: 'b.jpg', detections: [] }] }, 'images'],
+        [
+          {
+            images: [
+              { file: 'a.jpg', detections: [] },
+              { file: 'b.jpg', detections: [] },
+            ],
+          },
+          'images',
+        ],
         [{ predictions: [{ filepath: 'val.jpg', detections: [{ label: 'animal', conf: 1.5, bbox: [0, 0, 1, 1] }] }] }, 'predictions.detections[0].conf'],
         [{ something: 1 }, 'body'],
       ])('refuses %j naming %s, keeping the annotations', async (body, field) => {
@@ -566,7 +979,12 @@ describe('camera-trap images', () => {
       });
 
       it('refuses malformed JSON', async () => {
-        const res = await svc.http().post(`/user/device/image/${eui}/${hash}/annotations`).set(...bearer(alice.appToken)).set('Content-Type', 'application/json').send('[{"bbox": [0,0,1,1],');
+        const res = await svc
+          .http()
+          .post(`/user/device/image/${eui}/${hash}/annotations`)
+          .set(...bearer(alice.appToken))
+          .set('Content-Type', 'application/json')
+          .send('[{"bbox": [0,0,1,1],');
         expectError(res, 400, 'MALFORMED_JSON');
         expect(annotationsOf(await detail(alice, eui, hash))).toEqual(kept);
       });
@@ -664,13 +1082,13 @@ describe('camera-trap images', () => {
     it('answers 403 to a correctly signed link whose time has passed', async () => {
       // Signed by the service's own signer with its clock set two days back: valid signature, expired.
       const links = svc.app.get(ImageLinksService, { strict: false });
-      const expired = pathOf(links.url(img.hash, Date.now() - 2 * 86_400 * 1000));
+      const expired = pathOf(links.url({ hash: img.hash, link_generation: 0 }, Date.now() - 2 * 86_400 * 1000));
       expect(Number(new URL(`http://x${expired}`).searchParams.get('expires'))).toBeLessThan(nowUnix());
       const res = await fetchFile(expired);
       expect(res.status).toBe(403);
       expect(envelopeOf(res)).toMatchObject({ errors: [expect.objectContaining({ code: 'FORBIDDEN' })] });
       // A link signed the same way with a current clock is served: only the expiry made the difference.
-      expect((await fetchFile(pathOf(links.url(img.hash)))).status).toBe(200);
+      expect((await fetchFile(pathOf(links.url({ hash: img.hash, link_generation: 0 })))).status).toBe(200);
     });
   });
 
@@ -709,13 +1127,16 @@ describe('camera-trap images', () => {
       expect(body).toMatchObject({ success: false, data: null });
       const errors = body.errors as { code: string; field?: string }[];
       if (res.status === 400) expect(errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'image_hash' })]));
-      else expect(errors[0].code).toEqual(expect.stringMatching(/^(NOT_FOUND|ROUTE_NOT_FOUND)$/));
+      else expect(errors[0]!.code).toEqual(expect.stringMatching(/^(NOT_FOUND|ROUTE_NOT_FOUND)$/));
     };
 
     it.each(HOSTILE)('refuses %s on every route taking image_hash', async (bad) => {
       expectRefused(await as(alice).get(`/user/device/image/${eui}/${bad}`), `GET detail ${bad}`);
       expectRefused(await as(alice).delete(`/user/device/image/${eui}/${bad}`), `DELETE ${bad}`);
-      expectRefused(await as(alice).post(`/user/device/image/${eui}/${bad}/annotations`, [{ bbox: [0, 0, 1, 1], score: 0.5, label: 'x' }]), `annotations ${bad}`);
+      expectRefused(
+        await as(alice).post(`/user/device/image/${eui}/${bad}/annotations`, [{ bbox: [0, 0, 1, 1], score: 0.5, label: 'x' }]),
+        `annotations ${bad}`,
+      );
       expectRefused(await fetchFile(`/files/image/${bad}${query}`), `file ${bad}`);
       expectRefused(await fetchFile(`/files/image/${bad}`), `file ${bad} without query`);
     });
@@ -744,7 +1165,11 @@ describe('camera-trap images', () => {
       for (const eui of [mine.eui, his.eui]) {
         expectError(await as(bob).get(`/user/device/image/${eui}/${img.hash}`), 404, 'NOT_FOUND');
         expectError(await as(bob).delete(`/user/device/image/${eui}/${img.hash}`), 404, 'NOT_FOUND');
-        expectError(await as(bob).post(`/user/device/image/${eui}/${img.hash}/annotations`, [{ bbox: [0, 0, 1, 1], score: 1, label: 'spoof' }]), 404, 'NOT_FOUND');
+        expectError(
+          await as(bob).post(`/user/device/image/${eui}/${img.hash}/annotations`, [{ bbox: [0, 0, 1, 1], score: 1, label: 'spoof' }]),
+          404,
+          'NOT_FOUND',
+        );
       }
       expectError(await as(bob).get(`/user/device/image/${mine.eui}`), 404, 'NOT_FOUND');
       expectError(await upload(bob, mine.eui, await scene(71)), 404, 'NOT_FOUND');
@@ -792,9 +1217,12 @@ describe('camera-trap images', () => {
       expect(envelopeOf(fileRes)).toMatchObject({ errors: [expect.objectContaining({ code: 'NOT_FOUND' })] });
       expectError(await as(alice).delete(`/user/device/image/${device.eui}/${img.hash}`), 404, 'NOT_FOUND');
 
-      const purged = await until(() => blobCount(img.meta.uid), (n) => n === 0);
+      const purged = await until(
+        () => blobCount(img.meta.uid),
+        (n) => n === 0,
+      );
       expect(purged).toBe(0);
-      const [row] = (await db.query('SELECT deleted FROM images WHERE uid = $1', [img.meta.uid])) as { deleted: number }[];
+      const [row] = (await db.query('SELECT deleted FROM images WHERE uid = $1', [img.meta.uid])) as [{ deleted: number }];
       expect(row.deleted).toBe(1);
       // The other image keeps its bytes.
       expect((await fetchFile(pathOf((await detail(alice, device.eui, keep.hash)).meta.url))).status).toBe(200);
@@ -821,7 +1249,12 @@ describe('camera-trap images', () => {
       const link = pathOf(img.meta.url);
       expect(expectSuccess(await as(alice).delete(`/user/device/${device.eui}`), 200)).toMatchObject({ removed: true });
       expect((await fetchFile(link)).status).toBe(404);
-      expect(await until(() => blobCount(img.meta.uid), (n) => n === 0)).toBe(0);
+      expect(
+        await until(
+          () => blobCount(img.meta.uid),
+          (n) => n === 0,
+        ),
+      ).toBe(0);
 
       const again = await register(bob, device.eui);
       expect(await list(bob, device.eui)).toEqual([]);
@@ -840,7 +1273,12 @@ describe('camera-trap images', () => {
       expect(await blobCount(img.meta.uid)).toBe(1);
       const res = await svc.http().delete('/auth/register').set('Cookie', dora.cookie).send({ password: dora.account.password });
       expect(res.status).toBe(200);
-      expect(await until(() => blobCount(img.meta.uid), (n) => n === 0)).toBe(0);
+      expect(
+        await until(
+          () => blobCount(img.meta.uid),
+          (n) => n === 0,
+        ),
+      ).toBe(0);
       expect((await fetchFile(pathOf(img.meta.url))).status).toBe(404);
     });
   });
@@ -860,7 +1298,13 @@ describe('camera-trap images', () => {
       expectError(await upload(null, eui, photo), 401, 'AUTH_REQUIRED');
       expectError(await anon().get(`/user/device/image/${eui}/${hash}`), 401, 'AUTH_REQUIRED');
       expectError(await anon().delete(`/user/device/image/${eui}/${hash}`), 401, 'AUTH_REQUIRED');
-      expectError(await anon().post(`/user/device/image/${eui}/${hash}/annotations`).send([{ bbox: [0, 0, 1, 1], score: 1, label: 'x' }]), 401, 'AUTH_REQUIRED');
+      expectError(
+        await anon()
+          .post(`/user/device/image/${eui}/${hash}/annotations`)
+          .send([{ bbox: [0, 0, 1, 1], score: 1, label: 'x' }]),
+        401,
+        'AUTH_REQUIRED',
+      );
       const d = await detail(alice, eui, hash);
       expect(d.meta).toMatchObject({ deleted: 0, annotations: '[]' });
       expect((await list(alice, eui)).map((e) => e.hash)).toEqual([hash]);

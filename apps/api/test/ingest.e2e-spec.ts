@@ -4,9 +4,10 @@ import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
+import { at } from './support/present';
 
 /*
- * POST /ingest/ttn, /ingest/chirpstack?event=up and /ingest/rest (CONTRACT §5, §11): per-item
+ * POST /ingest/ttn, /ingest/chirpstack?event=up and /ingest/rest (docs/api.md §5, §11): per-item
  * results, redeliveries stored once, ownership, credentials, limits, and what an uplink does to the
  * device's table, data rows and metadata.
  */
@@ -62,8 +63,17 @@ describe('ingestion', () => {
   let dataTypes: { uid: number; alias: string }[];
 
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    post: (path: string, body?: unknown) => svc.http().post(path).set(...bearer(who.appToken)).send((body ?? {}) as object),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body?: unknown) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send((body ?? {}) as object),
   });
   const ingest = (route: 'ttn' | 'chirpstack' | 'rest', body: unknown, credential: [string, string] | null = secretHeader) => {
     const req = svc.http().post(route === 'chirpstack' ? '/ingest/chirpstack?event=up' : `/ingest/${route}`);
@@ -84,7 +94,7 @@ describe('ingestion', () => {
   const meta = async (who: Caller, eui: string) => {
     const list = expectSuccess<Json[]>(await as(who).get(`/user/device/meta/${eui}`));
     expect(list).toHaveLength(1);
-    return list[0];
+    return list[0]!;
   };
 
   beforeAll(async () => {
@@ -148,7 +158,7 @@ describe('ingestion', () => {
 
       const rows = await table(alice, eui);
       expect(rows).toHaveLength(1);
-      const [row] = rows;
+      const row = rows[0]!;
       expect(row).toMatchObject({
         uplink: {
           time_stamp_unix: T0,
@@ -183,12 +193,21 @@ describe('ingestion', () => {
       const plain = await data(alice, eui);
       expect(plain.meta).toEqual([]);
       expect(plain.rows).toHaveLength(1);
-      expect(plain.rows[0]).toMatchObject({ uid: row.uplink.uid, ts_unix: T0, time_stamp: '2026-05-01T12:00:00+00:00', temperature: 21.5, humidity: 55, battery: null });
+      expect(plain.rows[0]).toMatchObject({
+        uid: row.uplink.uid,
+        ts_unix: T0,
+        time_stamp: '2026-05-01T12:00:00+00:00',
+        temperature: 21.5,
+        humidity: 55,
+        battery: null,
+      });
       if (expected.geoloc) expect(plain.rows[0]).toMatchObject({ geoloc_LAT: expected.geoloc[0], geoloc_LON: expected.geoloc[1] });
-      else expect(Object.keys(plain.rows[0]).sort()).toEqual(['battery', 'humidity', 'temperature', 'time_stamp', 'ts_unix', 'uid']);
+      else expect(Object.keys(plain.rows[0]!).sort()).toEqual(['battery', 'humidity', 'temperature', 'time_stamp', 'ts_unix', 'uid']);
 
       const filtered = await data(alice, eui, '?filter=LAT,LON,ALT,temperature,humidity');
-      expect(filtered.rows).toEqual([{ uid: row.uplink.uid, ts_unix: T0, ts_net_unix: T0, LAT: position[0], LON: position[1], ALT: position[2], temperature: 21.5, humidity: 55 }]);
+      expect(filtered.rows).toEqual([
+        { uid: row.uplink.uid, ts_unix: T0, ts_net_unix: T0, LAT: position[0], LON: position[1], ALT: position[2], temperature: 21.5, humidity: 55 },
+      ]);
       const uidOf = (alias: string) => dataTypes.find((t) => t.alias === alias)!.uid;
       expect(filtered.meta).toEqual({ data_types: ['LAT', 'LON', 'ALT', 'temperature', 'humidity'].map(uidOf), cache_file_version: expect.any(Number) });
       expect(Number.isInteger(filtered.meta.cache_file_version)).toBe(true);
@@ -219,7 +238,7 @@ describe('ingestion', () => {
       delete body.uplink_message.f_cnt;
       delete body.uplink_message.f_port;
       expect(await accepted(await ingest('ttn', body))).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
-      const [row] = await table(alice, eui);
+      const row = at(await table(alice, eui), 0);
       expect(row).toMatchObject({ uplink: { port: 0, payload_raw: '' }, payload_hex: '', payload_port: 0, temperature: null });
       expect(Number(row.payload_length)).toBe(0);
       // An empty payload is no Cayenne LPP: stored, marked invalid.
@@ -262,7 +281,10 @@ describe('ingestion', () => {
       expect(await accepted(await ingest('ttn', later, bearer(alice.appToken)))).toEqual({ accepted: 0, duplicates: 1, rejected: [] });
       expect(await table(alice, eui)).toHaveLength(1);
       // Another message of the device is new.
-      expect(await accepted(await ingest('ttn', ttnBody(eui, lpp({ t: 21 }), { correlation: 'redelivered-2', fcnt: 18 })))).toMatchObject({ accepted: 1, duplicates: 0 });
+      expect(await accepted(await ingest('ttn', ttnBody(eui, lpp({ t: 21 }), { correlation: 'redelivered-2', fcnt: 18 })))).toMatchObject({
+        accepted: 1,
+        duplicates: 0,
+      });
       expect((await table(alice, eui)).map((r) => r.temperature)).toEqual([20, 21]);
     });
 
@@ -312,8 +334,8 @@ describe('ingestion', () => {
         expect.objectContaining({ index: 0, devEUI: unknown, code: 'NOT_FOUND', message: expect.any(String) }),
         expect.objectContaining({ index: 1, devEUI: bobs, code: 'NOT_FOUND', message: expect.any(String) }),
       ]);
-      const { index: _a, devEUI: _b, ...first } = result.rejected[0];
-      const { index: _c, devEUI: _d, ...second } = result.rejected[1];
+      const { index: _a, devEUI: _b, ...first } = result.rejected[0]!;
+      const { index: _c, devEUI: _d, ...second } = result.rejected[1]!;
       expect(second).toEqual(first);
       expect(await table(bob, bobs)).toEqual([]);
       expect(await table(alice, mine)).toHaveLength(1);
@@ -321,7 +343,11 @@ describe('ingestion', () => {
       for (const route of ['ttn', 'chirpstack'] as const) {
         const body = route === 'ttn' ? ttnBody(bobs, lpp({ t: 1 })) : chirpstackBody(bobs, lpp({ t: 1 }));
         const r = await accepted(await ingest(route, body, bearer(alice.appToken)));
-        expect(r).toEqual({ accepted: 0, duplicates: 0, rejected: [expect.objectContaining({ index: 0, devEUI: bobs, code: 'NOT_FOUND', message: first.message })] });
+        expect(r).toEqual({
+          accepted: 0,
+          duplicates: 0,
+          rejected: [expect.objectContaining({ index: 0, devEUI: bobs, code: 'NOT_FOUND', message: first.message })],
+        });
       }
       expect(await table(bob, bobs)).toEqual([]);
     });
@@ -332,7 +358,7 @@ describe('ingestion', () => {
       const result = await accepted(await ingest('rest', [restItem(alices), restItem(bobs)], bearer(bob.appToken)));
       expect(result).toEqual({ accepted: 1, duplicates: 0, rejected: [expect.objectContaining({ index: 0, devEUI: alices, code: 'NOT_FOUND' })] });
       expect(await table(alice, alices)).toEqual([]);
-      const [row] = await table(bob, bobs);
+      const row = at(await table(bob, bobs), 0);
       expect(row.uplink).toMatchObject({ api_ref: bob.appTokenUid, user_ref: bob.account.id });
     });
 
@@ -350,10 +376,14 @@ describe('ingestion', () => {
       const bobRows = await table(bob, bobs);
       expect(bobRows).toHaveLength(5);
       // Delivered by the platform, not by a token of the account.
-      expect(bobRows[0].uplink).toMatchObject({ api_ref: null, user_ref: bob.account.id });
+      expect(bobRows[0]!.uplink).toMatchObject({ api_ref: null, user_ref: bob.account.id });
       // An unknown EUI is still rejected with the secret.
       const unknown = newEui();
-      expect(await accepted(await ingest('rest', restItem(unknown)))).toEqual({ accepted: 0, duplicates: 0, rejected: [expect.objectContaining({ index: 0, devEUI: unknown, code: 'NOT_FOUND' })] });
+      expect(await accepted(await ingest('rest', restItem(unknown)))).toEqual({
+        accepted: 0,
+        duplicates: 0,
+        rejected: [expect.objectContaining({ index: 0, devEUI: unknown, code: 'NOT_FOUND' })],
+      });
     });
 
     it('no credentials: 401 AUTH_REQUIRED on every route, nothing stored', async () => {
@@ -398,11 +428,19 @@ describe('ingestion', () => {
           expect.objectContaining({ index: 1, devEUI: eui, code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('payload_raw') }),
         ],
       });
-      expect(await accepted(await ingest('ttn', ttnBody(eui, big)))).toEqual({ accepted: 0, duplicates: 0, rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'PAYLOAD_TOO_LARGE' })] });
-      expect(await accepted(await ingest('chirpstack', chirpstackBody(eui, big)))).toEqual({ accepted: 0, duplicates: 0, rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'PAYLOAD_TOO_LARGE' })] });
+      expect(await accepted(await ingest('ttn', ttnBody(eui, big)))).toEqual({
+        accepted: 0,
+        duplicates: 0,
+        rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'PAYLOAD_TOO_LARGE' })],
+      });
+      expect(await accepted(await ingest('chirpstack', chirpstackBody(eui, big)))).toEqual({
+        accepted: 0,
+        duplicates: 0,
+        rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'PAYLOAD_TOO_LARGE' })],
+      });
       const rows = await table(alice, eui);
       expect(rows).toHaveLength(1);
-      expect(Number(rows[0].payload_length)).toBe(242);
+      expect(Number(rows[0]!.payload_length)).toBe(242);
     });
 
     it('malformed Base64 or hex, a missing port and an unknown member are VALIDATION_FAILED naming the field; the other items are stored', async () => {
@@ -427,8 +465,8 @@ describe('ingestion', () => {
         [4, eui, 'VALIDATION_FAILED'],
       ]);
       for (const [i, field] of ['payload_raw', 'payload_hex', 'port', 'colour'].entries()) {
-        expect(result.rejected[i].message).toContain(field);
-        if (result.rejected[i].field !== undefined) expect(result.rejected[i].field).toBe(field);
+        expect(result.rejected[i]!.message).toContain(field);
+        if (result.rejected[i]!.field !== undefined) expect(result.rejected[i]!.field).toBe(field);
       }
       expect((await table(alice, eui)).map((r) => r.temperature)).toEqual([10, 11]);
     });
@@ -438,18 +476,30 @@ describe('ingestion', () => {
       const ttn = ttnBody(eui, null);
       ttn.uplink_message.frm_payload = '%%%';
       const r1 = await accepted(await ingest('ttn', ttn));
-      expect(r1).toEqual({ accepted: 0, duplicates: 0, rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'VALIDATION_FAILED', message: expect.stringContaining('frm_payload') })] });
+      expect(r1).toEqual({
+        accepted: 0,
+        duplicates: 0,
+        rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'VALIDATION_FAILED', message: expect.stringContaining('frm_payload') })],
+      });
       const cs = chirpstackBody(eui, null);
       cs.data = 'not base64!';
       const r2 = await accepted(await ingest('chirpstack', cs));
-      expect(r2).toEqual({ accepted: 0, duplicates: 0, rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'VALIDATION_FAILED', message: expect.stringContaining('data') })] });
+      expect(r2).toEqual({
+        accepted: 0,
+        duplicates: 0,
+        rejected: [expect.objectContaining({ index: 0, devEUI: eui, code: 'VALIDATION_FAILED', message: expect.stringContaining('data') })],
+      });
       expect(await table(alice, eui)).toEqual([]);
     });
 
     it('a payload the decoder rejects is still stored, with payload_valid false', async () => {
       const eui = await register(alice, 2);
-      expect(await accepted(await ingest('rest', { devEUI: eui, port: 3, payload_hex: '03FE00', fcnt: 1, time_stamp_unix: T0 }))).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
-      const [row] = await table(alice, eui);
+      expect(await accepted(await ingest('rest', { devEUI: eui, port: 3, payload_hex: '03FE00', fcnt: 1, time_stamp_unix: T0 }))).toEqual({
+        accepted: 1,
+        duplicates: 0,
+        rejected: [],
+      });
+      const row = at(await table(alice, eui), 0);
       expect(row).toMatchObject({ payload_valid: false, payload_hex: '03FE00', payload_port: 3, temperature: null, humidity: null, LAT: null });
       expect(row.uplink).toMatchObject({ payload_raw: b64('03FE00'), port: 3 });
       const m = await meta(alice, eui);
@@ -470,13 +520,26 @@ describe('ingestion', () => {
     });
 
     it.each(['/ingest/rest', '/ingest/ttn', '/ingest/chirpstack?event=up'])('malformed JSON on %s: 400 MALFORMED_JSON', async (path) => {
-      const res = await svc.http().post(path).set(...secretHeader).set('Content-Type', 'application/json').send('{"devEUI": "70B3D57ED0001234", "port": ');
+      const res = await svc
+        .http()
+        .post(path)
+        .set(...secretHeader)
+        .set('Content-Type', 'application/json')
+        .send('{"devEUI": "70B3D57ED0001234", "port": ');
       expectError(res, 400, 'MALFORMED_JSON');
     });
 
-    it.each([['', 'no event'], ['?event=join', 'event=join'], ['?event=', 'an empty event']])('/ingest/chirpstack with %s (%s): 400 VALIDATION_FAILED naming event, nothing stored', async (query) => {
+    it.each([
+      ['', 'no event'],
+      ['?event=gateway', 'an event ChirpStack does not send'],
+      ['?event=', 'an empty event'],
+    ])('/ingest/chirpstack with %s (%s): 400 VALIDATION_FAILED naming event, nothing stored', async (query) => {
       const eui = await register(alice, 2);
-      const res = await svc.http().post(`/ingest/chirpstack${query}`).set(...secretHeader).send(chirpstackBody(eui, lpp({ t: 1 })));
+      const res = await svc
+        .http()
+        .post(`/ingest/chirpstack${query}`)
+        .set(...secretHeader)
+        .send(chirpstackBody(eui, lpp({ t: 1 })));
       expectError(res, 400, 'VALIDATION_FAILED', 'event');
       expect(await table(alice, eui)).toEqual([]);
     });
@@ -515,9 +578,19 @@ describe('ingestion', () => {
 
     it('an older uplink arriving later does not move the device metadata backwards', async () => {
       const eui = await register(alice, 2);
-      const send = (ts: number, hex: string, rssi: number, fcnt: number) => ingest('rest', { devEUI: eui, port: 1, payload_hex: hex, time_stamp_unix: ts, fcnt, RSSI: rssi });
+      const send = (ts: number, hex: string, rssi: number, fcnt: number) =>
+        ingest('rest', { devEUI: eui, port: 1, payload_hex: hex, time_stamp_unix: ts, fcnt, RSSI: rssi });
       expect(await accepted(await send(T0 + 3600, lpp({ t: 25, gps: [10, 20, 30], volt: 3.6 }), -70, 2))).toMatchObject({ accepted: 1 });
-      const newest = { temperature_dc: 250, lat: 10, lon: 20, alt: 30, battery_voltage: 3.6, signal_dbm: -70, ts_activity_last_unix: T0 + 3600, ts_data_last_unix: T0 + 3600 };
+      const newest = {
+        temperature_dc: 250,
+        lat: 10,
+        lon: 20,
+        alt: 30,
+        battery_voltage: 3.6,
+        signal_dbm: -70,
+        ts_activity_last_unix: T0 + 3600,
+        ts_data_last_unix: T0 + 3600,
+      };
       expect(await meta(alice, eui)).toMatchObject(newest);
 
       expect(await accepted(await send(T0, lpp({ t: 5, gps: [-10, -20, -30], volt: 3.1 }), -119, 1))).toMatchObject({ accepted: 1 });
@@ -526,10 +599,14 @@ describe('ingestion', () => {
       expect((await table(alice, eui)).map((r) => r.temperature)).toEqual([5, 25]);
 
       // Both in one delivery, the newer first: the newer one wins.
-      expect(await accepted(await ingest('rest', [
-        { devEUI: eui, port: 1, payload_hex: lpp({ t: 30 }), time_stamp_unix: T0 + 7200, fcnt: 4, RSSI: -100 },
-        { devEUI: eui, port: 1, payload_hex: lpp({ t: 27, gps: [11, 21, 31] }), time_stamp_unix: T0 + 5400, fcnt: 3, RSSI: -90 },
-      ]))).toMatchObject({ accepted: 2 });
+      expect(
+        await accepted(
+          await ingest('rest', [
+            { devEUI: eui, port: 1, payload_hex: lpp({ t: 30 }), time_stamp_unix: T0 + 7200, fcnt: 4, RSSI: -100 },
+            { devEUI: eui, port: 1, payload_hex: lpp({ t: 27, gps: [11, 21, 31] }), time_stamp_unix: T0 + 5400, fcnt: 3, RSSI: -90 },
+          ]),
+        ),
+      ).toMatchObject({ accepted: 2 });
       expect(await meta(alice, eui)).toMatchObject({
         temperature_dc: 300,
         lat: 11,
@@ -544,7 +621,8 @@ describe('ingestion', () => {
 
     it('a late uplink that carries the latest value of a member still updates that member', async () => {
       const eui = await register(alice, 2);
-      const send = (ts: number, hex: string, fcnt: number) => ingest('rest', { devEUI: eui, port: 1, payload_hex: hex, time_stamp_unix: ts, fcnt, RSSI: -80 - fcnt });
+      const send = (ts: number, hex: string, fcnt: number) =>
+        ingest('rest', { devEUI: eui, port: 1, payload_hex: hex, time_stamp_unix: ts, fcnt, RSSI: -80 - fcnt });
       expect(await accepted(await send(T0, lpp({ t: 10, gps: [1, 2, 3] }), 1))).toMatchObject({ accepted: 1 });
       // The newest uplink carries no temperature and no position (the decoder rejects it).
       expect(await accepted(await send(T0 + 200, '03FE00', 3))).toMatchObject({ accepted: 1 });

@@ -1,12 +1,12 @@
 import { LiveBus } from '@dts/persistence';
 import { randomBytes } from 'node:crypto';
-import { type ClientRequest, get, type IncomingMessage } from 'node:http';
 import { LiveFeedService } from '../src/modules/live/live-feed.service';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { realRedisUrl } from './support/test-database';
 import { lpp } from './support/payloads';
+import { SseClient, until } from './support/sse-client';
 
 /*
  * GET /user/device/live/{eui}: Server-Sent Events of a device's new uplinks and command status
@@ -17,105 +17,14 @@ type Caller = Awaited<ReturnType<typeof accountWithCredentials>>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- event data is read member by member
 type Json = Record<string, any>;
 
-interface LiveEvent {
-  event: string;
-  id: string | null;
-  data: Json;
-}
-
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 const T0 = 1_777_000_000;
-/** Long enough for a worker round trip on a loaded machine; a failure shows what did arrive. */
-const WAIT_MS = 20_000;
-
-/** A minimal EventSource: parses the stream as it arrives (text/event-stream, LF line ends). */
-class SseClient {
-  readonly events: LiveEvent[] = [];
-  readonly comments: string[] = [];
-  private buffer = '';
-  private waiters: (() => void)[] = [];
-  /** Resolves when the server ends the stream. */
-  readonly ended: Promise<void>;
-
-  private constructor(
-    private readonly req: ClientRequest,
-    readonly res: IncomingMessage,
-  ) {
-    res.setEncoding('utf8');
-    this.ended = new Promise((resolve) => res.once('end', () => resolve()));
-    res.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let end: number;
-      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-        this.parse(this.buffer.slice(0, end));
-        this.buffer = this.buffer.slice(end + 2);
-      }
-      for (const w of this.waiters) w();
-    });
-  }
-
-  static open(url: string, headers: Record<string, string>): Promise<SseClient> {
-    return new Promise((resolve, reject) => {
-      const req = get(url, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          reject(new Error(`status ${res.statusCode}`));
-          return;
-        }
-        resolve(new SseClient(req, res));
-      });
-      req.on('error', reject);
-    });
-  }
-
-  private parse(block: string): void {
-    let event = 'message';
-    let id: string | null = null;
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
-      else if (line.startsWith('event: ')) event = line.slice(7);
-      else if (line.startsWith('id: ')) id = line.slice(4);
-      else if (line.startsWith('data: ')) data.push(line.slice(6));
-    }
-    if (data.length > 0) this.events.push({ event, id, data: JSON.parse(data.join('\n')) as Json });
-  }
-
-  /** Resolves with the first event (from the start of the stream) that matches. */
-  waitFor(match: (e: LiveEvent) => boolean, what: string): Promise<LiveEvent> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const found = this.events.find(match);
-        if (!found) return false;
-        clearTimeout(timer);
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(found);
-        return true;
-      };
-      const waiter = () => void check();
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`no ${what} within ${WAIT_MS} ms; got ${JSON.stringify(this.events.map((e) => [e.event, e.id, e.data.status ?? e.data.uplink?.devEUI]))}`));
-      }, WAIT_MS);
-      if (!check()) this.waiters.push(waiter);
-    });
-  }
-
-  close(): void {
-    this.req.destroy();
-  }
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${what} did not happen`);
-}
 
 /** Where notices travel: LISTEN/NOTIFY of the database always; Redis pub/sub too when a test Redis is given. */
-const TRANSPORTS: ['database' | 'redis', Record<string, string>][] = [['database', { REDIS_URL: '' }], ...(realRedisUrl ? [['redis', {}] as ['redis', Record<string, string>]] : [])];
+const TRANSPORTS: ['database' | 'redis', Record<string, string>][] = [
+  ['database', { REDIS_URL: '' }],
+  ...(realRedisUrl ? [['redis', {}] as ['redis', Record<string, string>]] : []),
+];
 
 describe.each(TRANSPORTS)('live feed across two instances (notices through the %s)', (_transport, env) => {
   let a: TestService;
@@ -137,19 +46,40 @@ describe.each(TRANSPORTS)('live feed across two instances (notices through the %
     expect(expectSuccess<{ accepted: number }>(res, 202).accepted).toBe(items.length);
   };
   const uplink = (eui: string, t: number) => ({ devEUI: eui, port: 1, payload_hex: lpp({ t }), time_stamp_unix: T0 + ++fcnt, fcnt });
-  const tableRows = async (eui: string) => expectSuccess<Json[]>(await a.http().get(`/user/device/table/${eui}`).set(...bearer(alice.appToken)));
+  const tableRows = async (eui: string) =>
+    expectSuccess<Json[]>(
+      await a
+        .http()
+        .get(`/user/device/table/${eui}`)
+        .set(...bearer(alice.appToken)),
+    );
 
   beforeAll(async () => {
     a = await startTestService({ env });
     b = await startTestService({ sameDatabaseAs: a, env });
     [alice, bob] = await Promise.all([accountWithCredentials(a, 'alice'), accountWithCredentials(a, 'bob')]);
-    device = expectSuccess(await a.http().post(`/user/device/${newEui()}`).set(...bearer(alice.appToken)).send({ decoder_ref: 2 }), 201);
-    other = expectSuccess(await a.http().post(`/user/device/${newEui()}`).set(...bearer(alice.appToken)).send({ decoder_ref: 2 }), 201);
+    device = expectSuccess(
+      await a
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(alice.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
+    other = expectSuccess(
+      await a
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(alice.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
   }, 60_000);
   afterEach(async () => {
     for (const c of clients.splice(0)) c.close();
     // Each test starts with no client on either instance.
-    for (const svc of [a, b]) if (svc.app.getHttpServer().listening) await until(() => svc.app.get(LiveFeedService).stats().clients === 0, 'the release of the last test’s clients');
+    for (const svc of [a, b])
+      if (svc.app.getHttpServer().listening) await until(() => svc.app.get(LiveFeedService).stats().clients === 0, 'the release of the last test’s clients');
   });
   afterAll(async () => {
     await b?.close();
@@ -186,7 +116,7 @@ describe.each(TRANSPORTS)('live feed across two instances (notices through the %
     await ingest([uplink(device.devEUI, 4)]);
     const rows = (await tableRows(device.devEUI)).slice(-3);
     for (const client of [onA, onB, onB2]) {
-      await client.waitFor((e) => e.id === String(rows[2].uplink.uid), 'the last uplink');
+      await client.waitFor((e) => e.id === String(rows[2]!.uplink.uid), 'the last uplink');
       expect(client.events.map((e) => e.id)).toEqual(rows.map((r) => String(r.uplink.uid)));
       expect(client.events.map((e) => e.data.temperature)).toEqual([1, 3, 4]);
     }
@@ -202,7 +132,7 @@ describe.each(TRANSPORTS)('live feed across two instances (notices through the %
     const live = await client.waitFor((e) => e.data.temperature === 8, 'the live uplink');
     expect(client.events.map((e) => e.data.temperature)).toEqual([6, 7, 8]);
     expect(client.events.slice(0, 2).map((e) => e.data)).toEqual(rows.slice(-2));
-    expect(Number(live.id)).toBeGreaterThan(Number(client.events[1].id));
+    expect(Number(live.id)).toBeGreaterThan(Number(client.events[1]!.id));
     // An id that is not an uplink uid is ignored: the stream starts live.
     const fresh = await open(b, alice, device.devEUI, { 'Last-Event-ID': 'garbage' });
     await ingest([uplink(device.devEUI, 9)]);
@@ -213,10 +143,22 @@ describe.each(TRANSPORTS)('live feed across two instances (notices through the %
   it('sends the status changes of a command created on a and scheduled by a worker', async () => {
     const client = await open(b, alice, device.devEUI);
     await until(() => client.comments.length > 0, 'the opening comment');
-    const created = expectSuccess<Json>(await a.http().post(`/user/device/command/${device.devEUI}`).set(...bearer(alice.appToken)).send({ port: 5, payload_hex: 'CAFE' }), 201);
+    const created = expectSuccess<Json>(
+      await a
+        .http()
+        .post(`/user/device/command/${device.devEUI}`)
+        .set(...bearer(alice.appToken))
+        .send({ port: 5, payload_hex: 'CAFE' }),
+      201,
+    );
     const scheduled = await client.waitFor((e) => e.event === 'command' && e.data.uid === created.uid && e.data.status === 'Scheduled', 'Scheduled');
     expect(scheduled.id).toBeNull();
-    const listed = expectSuccess<Json[]>(await a.http().get(`/user/device/command/${device.devEUI}`).set(...bearer(alice.appToken))).find((c) => c.uid === created.uid);
+    const listed = expectSuccess<Json[]>(
+      await a
+        .http()
+        .get(`/user/device/command/${device.devEUI}`)
+        .set(...bearer(alice.appToken)),
+    ).find((c) => c.uid === created.uid);
     expect(scheduled.data).toEqual(listed);
     // Created may be seen or, when the worker was quicker than the read, folded into Scheduled; never twice, never out of order.
     const statuses = client.events.filter((e) => e.event === 'command').map((e) => e.data.status as string);
@@ -229,22 +171,60 @@ describe.each(TRANSPORTS)('live feed across two instances (notices through the %
     const anonymous = await b.http().get(path).set('Accept', 'text/event-stream');
     expectError(anonymous, 401, 'AUTH_REQUIRED');
     expect(anonymous.headers['content-type']).toMatch(/^application\/json/);
-    expectError(await b.http().get(path).set(...bearer(bob.appToken)), 404, 'NOT_FOUND');
-    expectError(await b.http().get(`/user/device/live/${newEui()}`).set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
-    expectError(await b.http().get('/user/device/live/not-an-eui').set(...bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'eui');
+    expectError(
+      await b
+        .http()
+        .get(path)
+        .set(...bearer(bob.appToken)),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await b
+        .http()
+        .get(`/user/device/live/${newEui()}`)
+        .set(...bearer(alice.appToken)),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await b
+        .http()
+        .get('/user/device/live/not-an-eui')
+        .set(...bearer(alice.appToken)),
+      400,
+      'VALIDATION_FAILED',
+      'eui',
+    );
     expect(b.app.get(LiveFeedService).stats()).toMatchObject({ clients: 0, devices: 0 });
   });
 
   it('follows a device shared with another account', async () => {
-    const shared = expectSuccess<{ devEUI: string }>(await a.http().post(`/user/device/${newEui()}`).set(...bearer(alice.appToken)).send({ decoder_ref: 2 }), 201);
-    await a.http().post(`/user/device/share/${shared.devEUI}`).set(...bearer(alice.appToken)).send({ username: bob.account.username }).expect(201);
+    const shared = expectSuccess<{ devEUI: string }>(
+      await a
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(alice.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
+    await a
+      .http()
+      .post(`/user/device/share/${shared.devEUI}`)
+      .set(...bearer(alice.appToken))
+      .send({ username: bob.account.username })
+      .expect(201);
     const client = await open(b, bob, shared.devEUI);
     await until(() => client.comments.length > 0, 'the opening comment');
     await ingest([uplink(shared.devEUI, 12.5)]);
     expect((await client.waitFor((e) => e.event === 'uplink', 'uplink event')).data.temperature).toBe(12.5);
 
     // The share ends: the next uplink does not reach bob, and his stream is closed.
-    await a.http().delete(`/user/device/share/${shared.devEUI}/${bob.account.id}`).set(...bearer(alice.appToken)).expect(200);
+    await a
+      .http()
+      .delete(`/user/device/share/${shared.devEUI}/${bob.account.id}`)
+      .set(...bearer(alice.appToken))
+      .expect(200);
     await ingest([uplink(shared.devEUI, 13.5)]);
     await client.ended;
     expect(client.events.map((e) => e.data.temperature)).toEqual([12.5]);
@@ -258,7 +238,9 @@ describe.each(TRANSPORTS)('live feed across two instances (notices through the %
     const third = await open(b, alice, other.devEUI);
     await until(() => [first, second, third].every((c) => c.comments.length > 0), 'the opening comments');
     expect(feed.stats()).toEqual({ clients: 3, devices: 2, listening: true });
-    expect(bus.listenerCount).toBe(1);
+    // The feed's hubs, the stream registry (revocations), the in-process worker's event pump and
+    // the credential cache (token requests), on one subscription.
+    expect(bus.listenerCount).toBe(4);
     expect(bus.subscribed).toBe(true);
 
     first.close();

@@ -26,7 +26,7 @@ function parse(text: string): { samples: Sample[]; types: Map<string, string> } 
     if (line === '') continue;
     const type = /^# TYPE (\S+) (counter|gauge|histogram|summary|untyped)$/.exec(line);
     if (type) {
-      types.set(type[1], type[2]);
+      types.set(type[1]!, type[2]!);
       continue;
     }
     if (line.startsWith('# HELP ')) continue;
@@ -36,11 +36,11 @@ function parse(text: string): { samples: Sample[]; types: Map<string, string> } 
     const body = m[2] ?? '';
     let consumed = 0;
     for (const l of body.matchAll(LABEL)) {
-      labels[l[1]] = l[2];
+      labels[l[1]!] = l[2]!;
       consumed += l[0].length;
     }
     if (consumed !== body.length) throw new Error(`bad labels: ${line}`);
-    samples.push({ name: m[1], labels, value: Number(m[3]) });
+    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
   }
   return { samples, types };
 }
@@ -56,11 +56,18 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
   let svc: TestService;
   let alice: Awaited<ReturnType<typeof accountWithCredentials>>;
 
-  const scrape = async () => {
-    const res = await svc.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
+  const scrapePath = async (path: string) => {
+    const res = await svc.http().get(path).set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
     return parse(res.text).samples;
   };
-  const ingest = (body: unknown) => svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(body as object);
+  /** The process's own metrics and the deployment's gauges, as Prometheus would have them from two jobs. */
+  const scrape = async () => [...(await scrapePath('/metrics')), ...(await scrapePath('/metrics/cluster'))];
+  const ingest = (body: unknown) =>
+    svc
+      .http()
+      .post('/ingest/rest')
+      .set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET)
+      .send(body as object);
 
   beforeAll(async () => {
     svc = await startTestService({ env: { METRICS_TOKEN, AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
@@ -70,10 +77,26 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
 
   it('needs the token: none is 401 AUTH_REQUIRED, a wrong one or an account token 401 INVALID_TOKEN', async () => {
     expectError(await svc.http().get('/metrics'), 401, 'AUTH_REQUIRED');
+    expectError(await svc.http().get('/metrics/cluster'), 401, 'AUTH_REQUIRED');
+    expectError(await svc.http().get('/metrics/cluster').set('Cookie', alice.cookie), 401, 'AUTH_REQUIRED');
     expectError(await svc.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}x`), 401, 'INVALID_TOKEN');
     expectError(await svc.http().get('/metrics').set('Authorization', METRICS_TOKEN), 401, 'INVALID_TOKEN');
-    expectError(await svc.http().get('/metrics').set(...bearer(alice.appToken)), 401, 'INVALID_TOKEN');
-    expectError(await svc.http().get('/metrics').set(...bearer(alice.masterToken)), 401, 'INVALID_TOKEN');
+    expectError(
+      await svc
+        .http()
+        .get('/metrics')
+        .set(...bearer(alice.appToken)),
+      401,
+      'INVALID_TOKEN',
+    );
+    expectError(
+      await svc
+        .http()
+        .get('/metrics')
+        .set(...bearer(alice.masterToken)),
+      401,
+      'INVALID_TOKEN',
+    );
     expectError(await svc.http().get('/metrics').set('Cookie', alice.cookie), 401, 'AUTH_REQUIRED');
   });
 
@@ -82,17 +105,40 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.text.startsWith('{')).toBe(false);
     const { samples, types } = parse(res.text);
-    for (const s of samples) expect({ sample: s.name, typed: [...types.keys()].some((t) => s.name === t || s.name.startsWith(`${t}_`)) }).toEqual({ sample: s.name, typed: true });
-    expect(types.get('http_request_duration_seconds')).toBe('histogram');
+    for (const s of samples)
+      expect({ sample: s.name, typed: [...types.keys()].some((t) => s.name === t || s.name.startsWith(`${t}_`)) }).toEqual({ sample: s.name, typed: true });
+    expect(types.get('dts_http_request_duration_seconds')).toBe('histogram');
     expect(types.get('dts_uplinks_accepted_total')).toBe('counter');
-    expect(types.get('dts_queue_depth')).toBe('gauge');
     expect(samples.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
     expect(samples.some((s) => s.name === 'nodejs_heap_size_used_bytes')).toBe(true);
+    // Every family of ours carries the prefix; the others are prom-client's standard process metrics.
+    for (const name of types.keys()) expect({ name, ours: /^(dts_|process_|nodejs_)/.test(name) }).toEqual({ name, ours: true });
+    const build = samples.filter((s) => s.name === 'dts_build_info');
+    expect(build).toEqual([
+      { name: 'dts_build_info', labels: { version: expect.any(String), commit: expect.any(String), node_version: process.version }, value: 1 },
+    ]);
+  });
+
+  it('serves the deployment-wide gauges once, at /metrics/cluster, and never in the per-process scrape', async () => {
+    const own = await scrapePath('/metrics');
+    const cluster = await svc.http().get('/metrics/cluster').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
+    expect(cluster.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const { samples, types } = parse(cluster.text);
+    expect([...types.keys()].sort()).toEqual(['dts_commands', 'dts_queue_depth']);
+    expect(samples.length).toBe(Object.values(QUEUES).length + COMMAND_STATUSES.length);
+    expect(own.filter((s) => s.name === 'dts_queue_depth' || s.name === 'dts_commands')).toEqual([]);
   });
 
   it('counts accepted, duplicate and rejected uplinks by network and reason, and decoder failures by decoder', async () => {
     const eui = newEui();
-    expectSuccess(await svc.http().post(`/user/device/${eui}`).set(...bearer(alice.appToken)).send({ decoder_ref: 2 }), 201);
+    expectSuccess(
+      await svc
+        .http()
+        .post(`/user/device/${eui}`)
+        .set(...bearer(alice.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
     const before = await scrape();
     const first = { devEUI: eui, port: 1, payload_hex: '0167011002687F', fcnt: 1, time_stamp_unix: T0 };
     // Not Cayenne LPP: stored with payload_valid false.
@@ -114,25 +160,62 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
 
   it('labels HTTP timings with the route template, never the URL; unknown paths share ROUTE_NOT_FOUND', async () => {
     const eui = newEui();
-    expectSuccess(await svc.http().post(`/user/device/${eui}`).set(...bearer(alice.appToken)).send({}), 201);
-    expectSuccess(await svc.http().get(`/user/device/meta/${eui}`).set(...bearer(alice.appToken)));
+    expectSuccess(
+      await svc
+        .http()
+        .post(`/user/device/${eui}`)
+        .set(...bearer(alice.appToken))
+        .send({}),
+      201,
+    );
+    expectSuccess(
+      await svc
+        .http()
+        .get(`/user/device/meta/${eui}`)
+        .set(...bearer(alice.appToken)),
+    );
     expectError(await svc.http().get(`/no/such/${eui}`), 404, 'ROUTE_NOT_FOUND');
-    expectError(await svc.http().get(`/user/device/meta/${newEui()}`).set(...bearer(alice.appToken)), 404, 'NOT_FOUND');
+    expectError(
+      await svc
+        .http()
+        .get(`/user/device/meta/${newEui()}`)
+        .set(...bearer(alice.appToken)),
+      404,
+      'NOT_FOUND',
+    );
     const res = await svc.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
     expect(res.text).not.toContain(eui);
-    const samples = parse(res.text).samples.filter((s) => s.name === 'http_request_duration_seconds_count');
-    expect(sum(samples, 'http_request_duration_seconds_count', { method: 'GET', route: '/user/device/meta/:eui', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sum(samples, 'http_request_duration_seconds_count', { method: 'GET', route: '/user/device/meta/:eui', status: '404' })).toBeGreaterThanOrEqual(1);
-    expect(sum(samples, 'http_request_duration_seconds_count', { method: 'POST', route: '/user/device/:eui', status: '201' })).toBeGreaterThanOrEqual(1);
-    expect(sum(samples, 'http_request_duration_seconds_count', { method: 'GET', route: 'ROUTE_NOT_FOUND', status: '404' })).toBeGreaterThanOrEqual(1);
+    const samples = parse(res.text).samples.filter((s) => s.name === 'dts_http_request_duration_seconds_count');
+    expect(sum(samples, 'dts_http_request_duration_seconds_count', { method: 'GET', route: '/user/device/meta/:eui', status: '200' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(sum(samples, 'dts_http_request_duration_seconds_count', { method: 'GET', route: '/user/device/meta/:eui', status: '404' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(sum(samples, 'dts_http_request_duration_seconds_count', { method: 'POST', route: '/user/device/:eui', status: '201' })).toBeGreaterThanOrEqual(1);
+    expect(sum(samples, 'dts_http_request_duration_seconds_count', { method: 'GET', route: 'ROUTE_NOT_FOUND', status: '404' })).toBeGreaterThanOrEqual(1);
     for (const s of samples) expect(s.labels.route).toMatch(/^(\/[A-Za-z_/:.-]*|ROUTE_NOT_FOUND|UNROUTED)$/);
   });
 
   it('reads queue depths, command statuses, job outcomes and the database pool at scrape time', async () => {
     const eui = newEui();
-    expectSuccess(await svc.http().post(`/user/device/${eui}`).set(...bearer(alice.appToken)).send({}), 201);
+    expectSuccess(
+      await svc
+        .http()
+        .post(`/user/device/${eui}`)
+        .set(...bearer(alice.appToken))
+        .send({}),
+      201,
+    );
     const before = await scrape();
-    expectSuccess(await svc.http().post(`/user/device/command/${eui}`).set(...bearer(alice.appToken)).send({ port: 1, payload_hex: '01' }), 201);
+    expectSuccess(
+      await svc
+        .http()
+        .post(`/user/device/command/${eui}`)
+        .set(...bearer(alice.appToken))
+        .send({ port: 1, payload_hex: '01' }),
+      201,
+    );
     // The in-process worker hands it to the simulated network; its dispatch job completes.
     let after = await scrape();
     const until = Date.now() + 15_000;
@@ -148,7 +231,12 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     expect(sum(after, 'dts_commands') - sum(before, 'dts_commands')).toBe(1);
     expect(sum(after, 'dts_commands', { status: 'Scheduled' })).toBeGreaterThanOrEqual(1);
     expect(sum(after, 'dts_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
-    expect(after.filter((s) => s.name === 'dts_db_pool_connections').map((s) => s.labels.state).sort()).toEqual(['idle', 'total', 'waiting']);
+    expect(
+      after
+        .filter((s) => s.name === 'dts_db_pool_connections')
+        .map((s) => s.labels.state)
+        .sort(),
+    ).toEqual(['idle', 'total', 'waiting']);
   });
 });
 
@@ -161,10 +249,13 @@ describe('GET /metrics without METRICS_TOKEN', () => {
 
   it('is open, and listed as such by GET /routes only through its level', async () => {
     const res = await svc.http().get('/metrics').expect(200);
-    expect(parse(res.text).samples.some((s) => s.name === 'dts_queue_depth')).toBe(true);
+    expect(parse(res.text).samples.some((s) => s.name === 'dts_build_info')).toBe(true);
+    const cluster = await svc.http().get('/metrics/cluster').expect(200);
+    expect(parse(cluster.text).samples.some((s) => s.name === 'dts_queue_depth')).toBe(true);
     // Credentials that come anyway change nothing.
     await svc.http().get('/metrics').set('Authorization', 'Bearer whatever').expect(200);
     const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
     expect(routes.find((r) => r.path === '/metrics')).toEqual({ method: 'GET', path: '/metrics', auth: 'metrics' });
+    expect(routes.find((r) => r.path === '/metrics/cluster')).toEqual({ method: 'GET', path: '/metrics/cluster', auth: 'metrics' });
   });
 });

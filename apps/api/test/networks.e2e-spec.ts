@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { startTestService, type TestService } from './support/harness';
+import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
 /*
  * An account's own networks (POST/GET/DELETE /user/network): what a device's downlinks go through.
@@ -19,8 +19,8 @@ type Caller = Awaited<ReturnType<typeof accountWithCredentials>>;
 interface Network {
   uid: number;
   name: string;
-  adapter: 'chirpstack' | 'ttn';
-  base_url: string;
+  adapter: 'chirpstack' | 'ttn' | 'http-json';
+  base_url: string | null;
   application_id: string | null;
   webhook_id: string | null;
   created_unix: number;
@@ -29,7 +29,7 @@ interface Network {
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Public addresses (TEST-NET-3): the URL check needs no DNS for them, and nothing is ever sent there. */
-const PUBLIC = 'https://203.0.113.10:8080';
+const PUBLIC = 'https://8.8.4.4:8080';
 const KEY = 'secret-api-key-do-not-show-0123456789';
 
 describe('/user/network', () => {
@@ -39,13 +39,29 @@ describe('/user/network', () => {
   let bob: Caller;
 
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    post: (path: string, body?: object) => svc.http().post(path).set(...bearer(who.appToken)).send(body ?? {}),
-    delete: (path: string) => svc.http().delete(path).set(...bearer(who.appToken)),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body?: object) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send(body ?? {}),
+    delete: (path: string) =>
+      svc
+        .http()
+        .delete(path)
+        .set(...bearer(who.appToken)),
   });
   const networks = async (who: Caller) => expectSuccess<Network[]>(await as(who).get('/user/network'));
   const create = async (who: Caller, body: object = {}) =>
-    expectSuccess<Network>(await as(who).post('/user/network', { name: 'Our ChirpStack', adapter: 'chirpstack', base_url: PUBLIC, api_key: KEY, ...body }), 201);
+    expectSuccess<Network>(
+      await as(who).post('/user/network', { name: 'Our ChirpStack', adapter: 'chirpstack', base_url: PUBLIC, api_key: KEY, ...body }),
+      201,
+    );
 
   beforeAll(async () => {
     svc = await startTestService();
@@ -59,13 +75,26 @@ describe('/user/network', () => {
       const cs = await as(alice).post('/user/network', { name: 'Our ChirpStack', adapter: 'chirpstack', base_url: `${PUBLIC}/`, api_key: KEY });
       const chirpstack = expectSuccess<Network>(cs, 201);
       expect(chirpstack).toEqual({
-        uid: expect.any(Number), name: 'Our ChirpStack', adapter: 'chirpstack', base_url: expect.stringMatching(/^https:\/\/203\.0\.113\.10:8080\/?$/),
-        application_id: null, webhook_id: null, created_unix: expect.any(Number),
+        uid: expect.any(Number),
+        name: 'Our ChirpStack',
+        adapter: 'chirpstack',
+        base_url: expect.stringMatching(/^https:\/\/8\.8\.4\.4:8080\/?$/),
+        application_id: null,
+        webhook_id: null,
+        mapping: null,
+        created_unix: expect.any(Number),
       });
       expect(Math.abs(chirpstack.created_unix - Date.now() / 1000)).toBeLessThan(60);
       expect(cs.text).not.toContain(KEY);
 
-      const tts = await as(alice).post('/user/network', { name: 'Our TTS', adapter: 'ttn', base_url: 'https://203.0.113.11', api_key: `NNSXS.${KEY}`, application_id: 'my-app', webhook_id: 'dts' });
+      const tts = await as(alice).post('/user/network', {
+        name: 'Our TTS',
+        adapter: 'ttn',
+        base_url: 'https://8.8.8.8',
+        api_key: `NNSXS.${KEY}`,
+        application_id: 'my-app',
+        webhook_id: 'dts',
+      });
       expect(expectSuccess<Network>(tts, 201)).toMatchObject({ name: 'Our TTS', adapter: 'ttn', application_id: 'my-app', webhook_id: 'dts' });
       expect(tts.text).not.toContain(KEY);
       const ttsUid = (tts.body.data as Network).uid;
@@ -90,7 +119,7 @@ describe('/user/network', () => {
       expect(expectSuccess(await as(alice).delete(`/user/network/${network.uid}`))).toEqual({ uid: network.uid, deleted: true });
       expect((await networks(alice)).map((n) => n.uid)).not.toContain(network.uid);
       expectError(await as(alice).get(`/datamodel/network/${network.uid}`), 404, 'NOT_FOUND');
-      const [meta] = expectSuccess<{ network_ref: number | null }[]>(await as(alice).get(`/user/device/meta/${eui}`));
+      const [meta] = expectSuccess<[{ network_ref: number | null }]>(await as(alice).get(`/user/device/meta/${eui}`));
       expect(meta.network_ref).toBeNull();
       expectError(await as(alice).post(`/user/device/command/${eui}`, { port: 1, payload_hex: '01' }), 400, 'VALIDATION_FAILED');
       expect(expectSuccess<unknown[]>(await as(alice).get(`/user/device/command/${eui}`))).toEqual([]);
@@ -151,14 +180,21 @@ describe('/user/network', () => {
       'http://[fd00::1]/',
       'http://[fe80::1]/',
       'file:///etc/passwd',
-      'ftp://203.0.113.10/',
-      'gopher://203.0.113.10/',
-      'https://user:pass@203.0.113.10/',
+      'ftp://8.8.4.4/',
+      'gopher://8.8.4.4/',
+      'https://user:pass@8.8.4.4/',
       'http://no-such-host.invalid/',
     ])('refuses %s with 400 naming base_url, storing nothing', async (url) => {
       const before = await networks(alice);
       for (const adapter of ['chirpstack', 'ttn']) {
-        const res = await as(alice).post('/user/network', { name: 'inside', adapter, base_url: url, api_key: KEY, application_id: 'my-app', webhook_id: 'dts' });
+        const res = await as(alice).post('/user/network', {
+          name: 'inside',
+          adapter,
+          base_url: url,
+          api_key: KEY,
+          application_id: 'my-app',
+          webhook_id: 'dts',
+        });
         expectError(res, 400, 'VALIDATION_FAILED', 'base_url');
       }
       expect(await networks(alice)).toEqual(before);
@@ -182,7 +218,9 @@ describe('/user/network', () => {
         let command: { status: string; reason: string | null } | undefined;
         do {
           await sleep(100);
-          command = expectSuccess<{ uid: number; status: string; reason: string | null }[]>(await as(alice).get(`/user/device/command/${eui}`)).find((c) => c.uid === uid);
+          command = expectSuccess<{ uid: number; status: string; reason: string | null }[]>(await as(alice).get(`/user/device/command/${eui}`)).find(
+            (c) => c.uid === uid,
+          );
         } while (command?.status === 'Created' && Date.now() < until);
         expect(command).toMatchObject({ status: 'Failed', reason: expect.stringContaining('base_url') });
         await sleep(500);
@@ -206,7 +244,7 @@ describe('/user/network', () => {
       // The owner sets it on her own device through the metadata.
       const own = newEui();
       await as(alice).post(`/user/device/${own}`).expect(201);
-      const [meta] = expectSuccess<{ network_ref: number }[]>(await as(alice).post(`/user/device/meta/${own}`, { network_ref: network.uid }));
+      const [meta] = expectSuccess<[{ network_ref: number }]>(await as(alice).post(`/user/device/meta/${own}`, { network_ref: network.uid }));
       expect(meta.network_ref).toBe(network.uid);
 
       // Another account cannot, neither on registration nor through the metadata.
@@ -215,8 +253,120 @@ describe('/user/network', () => {
       expect(expectSuccess<string[]>(await as(bob).get('/user/device'))).not.toContain(theirs);
       await as(bob).post(`/user/device/${theirs}`).expect(201);
       expectError(await as(bob).post(`/user/device/meta/${theirs}`, { network_ref: network.uid }), 400, 'VALIDATION_FAILED', 'network_ref');
-      const [after] = expectSuccess<{ network_ref: number }[]>(await as(bob).get(`/user/device/meta/${theirs}`));
+      const [after] = expectSuccess<[{ network_ref: number }]>(await as(bob).get(`/user/device/meta/${theirs}`));
       expect(after.network_ref).toBe(1);
+    });
+  });
+
+  describe('HTTP JSON networks: POST /ingest/http/{uid}', () => {
+    const MAPPING = {
+      devEUI: 'end_device.eui',
+      port: 'fport',
+      payload: 'data',
+      payload_encoding: 'base64',
+      time: '/received/at',
+      rssi: 'radio.rx[0].rssi',
+      message_id: 'uuid',
+      items: 'uplinks',
+    };
+    const ingest = (uid: number | string, body: unknown, header: [string, string] | null) => {
+      const req = svc.http().post(`/ingest/http/${uid}`);
+      return (header ? req.set(...header) : req).send(body as object);
+    };
+    const table = async (who: Caller, eui: string) =>
+      expectSuccess<{ uplink: { network: string; RSSI: number | null; time_stamp_unix: number }; temperature: number | null }[]>(
+        await as(who).get(`/user/device/table/${eui}`),
+      );
+    const item = (eui: string, uuid: string, at = '2026-05-01T12:00:00Z') => ({
+      end_device: { eui: eui.toLowerCase().replace(/(..)(?!$)/g, '$1-') },
+      fport: 1,
+      data: Buffer.from('0167010E', 'hex').toString('base64'),
+      received: { at },
+      radio: { rx: [{ rssi: -71 }] },
+      uuid,
+    });
+
+    it('reads the sender’s members through the mapping, records the uplinks on the network, and drops a redelivery', async () => {
+      const res = await as(alice).post('/user/network', { name: 'Our LNS', adapter: 'http-json', mapping: MAPPING });
+      const network = expectSuccess<Network & { mapping: Record<string, unknown> }>(res, 201);
+      expect(network).toMatchObject({ adapter: 'http-json', base_url: null, mapping: { ...MAPPING, snr: 'snr', fcnt: 'fcnt' } });
+      const eui = newEui();
+      await as(alice).post(`/user/device/${eui}`, { decoder_ref: 2 }).expect(201);
+      const body = { uplinks: [item(eui, 'm-1')] };
+      expect(expectSuccess(await ingest(network.uid, body, bearer(alice.appToken)), 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(expectSuccess(await ingest(network.uid, body, ['X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET]), 202)).toEqual({
+        accepted: 0,
+        duplicates: 1,
+        rejected: [],
+      });
+      const [row] = await table(alice, eui);
+      expect(row).toMatchObject({ uplink: { network: 'Our LNS', RSSI: -71, time_stamp_unix: 1_777_636_800 }, temperature: 27 });
+    });
+
+    it('the global network (uid 5) reads {devEUI, port, payload (hex), id}', async () => {
+      const eui = newEui();
+      await as(bob).post(`/user/device/${eui}`).expect(201);
+      const res = await ingest(5, [{ devEUI: eui, port: 2, payload: '0102', id: 7 }], bearer(bob.appToken));
+      expect(expectSuccess(res, 202)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect((await table(bob, eui))[0]?.uplink.network).toBe('HTTP JSON');
+    });
+
+    it('refuses a bad item naming its mapped path, and a bad delivery whole, storing nothing', async () => {
+      const network = await create(alice, { name: 'strict', adapter: 'http-json', mapping: MAPPING, base_url: undefined, api_key: undefined });
+      const eui = newEui();
+      await as(alice).post(`/user/device/${eui}`).expect(201);
+      const { data: _data, ...noPayload } = item(eui, 'bad-1');
+      const answer = expectSuccess<{ rejected: { index: number; code: string; message: string }[] }>(
+        await ingest(network.uid, { uplinks: [noPayload, { ...item(eui, 'bad-2'), fport: 300 }] }, bearer(alice.appToken)),
+        202,
+      );
+      expect(answer.rejected).toEqual([
+        { index: 0, devEUI: eui, code: 'VALIDATION_FAILED', field: 'data', message: 'data is required' },
+        { index: 1, devEUI: eui, code: 'VALIDATION_FAILED', field: 'fport', message: expect.stringContaining('fport') },
+      ]);
+      expectError(await ingest(network.uid, { uplinks: {} }, bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'uplinks');
+      expectError(await ingest(network.uid, { uplinks: Array(1001).fill(item(eui, 'x')) }, bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'body');
+      expectError(await ingest('abc', {}, bearer(alice.appToken)), 400, 'VALIDATION_FAILED', 'uid');
+      expect(await table(alice, eui)).toEqual([]);
+    });
+
+    it.each([
+      ['a path that is none', { mapping: { devEUI: 'a..b' } }, 'mapping.devEUI'],
+      ['a path into the prototype', { mapping: { port: '__proto__.x' } }, 'mapping.port'],
+      ['an unknown mapping member', { mapping: { colour: 'x' } }, 'mapping.colour'],
+      ['an unknown encoding', { mapping: { payload_encoding: 'utf8' } }, 'mapping.payload_encoding'],
+      ['a mapping that is no object', { mapping: 'devEUI' }, 'mapping'],
+      ['a base_url', { base_url: PUBLIC }, 'base_url'],
+      ['an api_key', { api_key: KEY }, 'api_key'],
+    ])('refuses an HTTP JSON network with %s, naming the field, storing nothing', async (_what, change: Record<string, unknown>, field) => {
+      const before = await networks(alice);
+      expectError(await as(alice).post('/user/network', { name: 'bad', adapter: 'http-json', ...change }), 400, 'VALIDATION_FAILED', field);
+      expectError(
+        await as(alice).post('/user/network', { name: 'bad', adapter: 'chirpstack', base_url: PUBLIC, api_key: KEY, mapping: {} }),
+        400,
+        'VALIDATION_FAILED',
+        'mapping',
+      );
+      expect(await networks(alice)).toEqual(before);
+    });
+
+    it('needs ingest credentials; another account’s network, or one of another kind, is 404', async () => {
+      const network = await create(alice, { name: 'Alice’s LNS', adapter: 'http-json', mapping: MAPPING, base_url: undefined, api_key: undefined });
+      const eui = newEui();
+      await as(alice).post(`/user/device/${eui}`).expect(201);
+      const body = { uplinks: [item(eui, 'c-1')] };
+      expectError(await ingest(network.uid, body, null), 401, 'AUTH_REQUIRED');
+      expectError(await ingest(network.uid, body, ['X-Ingest-Secret', 'not-the-secret-0123456789']), 401, 'INVALID_TOKEN');
+      expectError(await ingest(network.uid, body, bearer(bob.appToken)), 404, 'NOT_FOUND', 'uid');
+      expectError(await ingest(2, body, bearer(alice.appToken)), 404, 'NOT_FOUND', 'uid');
+      expectError(await ingest(999_999, body, bearer(alice.appToken)), 404, 'NOT_FOUND', 'uid');
+      expect(await table(alice, eui)).toEqual([]);
+      // An account's network reaches that account's devices only, even with the platform secret.
+      const bobs = newEui();
+      await as(bob).post(`/user/device/${bobs}`).expect(201);
+      const res = await ingest(network.uid, { uplinks: [item(bobs, 'c-2')] }, ['X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET]);
+      expect(expectSuccess<{ rejected: { code: string }[] }>(res, 202).rejected).toEqual([expect.objectContaining({ code: 'NOT_FOUND' })]);
+      expect(await table(bob, bobs)).toEqual([]);
     });
   });
 });

@@ -65,7 +65,14 @@ describeOnRealDatabase('a database outage (real PostgreSQL only: the embedded on
     viaProxy.port = String(proxy.port);
     svc = await startTestService({ env: { DATABASE_URL: viaProxy.toString() } });
     alice = await accountWithCredentials(svc, 'outage');
-    expectSuccess(await svc.http().post(`/user/device/${eui}`).set(...bearer(alice.appToken)).send({}), 201);
+    expectSuccess(
+      await svc
+        .http()
+        .post(`/user/device/${eui}`)
+        .set(...bearer(alice.appToken))
+        .send({}),
+      201,
+    );
   });
   afterAll(async () => {
     await proxy?.open();
@@ -89,7 +96,10 @@ describeOnRealDatabase('a database outage (real PostgreSQL only: the embedded on
     expectError(ready, 503, 'UNAVAILABLE', 'database');
     expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
     expectSuccess(await svc.http().get('/health/live'));
-    const read = await svc.http().get('/user/device').set(...bearer(alice.appToken));
+    const read = await svc
+      .http()
+      .get('/user/device')
+      .set(...bearer(alice.appToken));
     expectError(read, 503, 'UNAVAILABLE');
     expect(JSON.stringify(read.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres/i);
     expectError(await ingest(2), 503, 'UNAVAILABLE');
@@ -98,7 +108,12 @@ describeOnRealDatabase('a database outage (real PostgreSQL only: the embedded on
     // The pool opens fresh connections on demand: the first requests after the return succeed.
     await expect(waitForReady(svc)).resolves.toBe(true);
     expect(expectSuccess<{ accepted: number }>(await ingest(3), 202).accepted).toBe(1);
-    const rows = expectSuccess<Array<{ payload_hex: string }>>(await svc.http().get(`/user/device/table/${eui}`).set(...bearer(alice.appToken)));
+    const rows = expectSuccess<Array<{ payload_hex: string }>>(
+      await svc
+        .http()
+        .get(`/user/device/table/${eui}`)
+        .set(...bearer(alice.appToken)),
+    );
     // The uplink refused with 503 is not there; the ones answered 202 are, once each.
     expect(rows.map((r) => r.payload_hex.toUpperCase())).toEqual(['0167010A', '0167030A']);
   });

@@ -103,7 +103,10 @@ describe('request logs', () => {
 
     const loggedIn = await post('/auth/login', { username, password });
     expect(loggedIn.status).toBe(200);
-    const cookie = loggedIn.headers.getSetCookie().find((c) => c.startsWith('dts_session='))!.split(';')[0];
+    const cookie = loggedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('dts_session='))!
+      .split(';')[0]!;
     const created = await post('/user/token', { type: 'API' }, { Cookie: cookie });
     expect(created.status).toBe(201);
     const tokenUid = ((await created.json()) as { data: number }).data;
@@ -116,7 +119,11 @@ describe('request logs', () => {
     const meta = await fetch(`${base}/user/device/meta/${eui.toLowerCase()}`, { headers: { token } });
     expect(meta.status).toBe(200);
     const payload = `C0FFEE${randomBytes(6).toString('hex').toUpperCase()}`;
-    const ingested = await post('/ingest/rest', { devEUI: eui, port: 1, payload_hex: payload, fcnt: 1, time_stamp_unix: 1_777_400_000 }, { 'X-Ingest-Secret': TEST_SECRETS.INGEST_SECRET });
+    const ingested = await post(
+      '/ingest/rest',
+      { devEUI: eui, port: 1, payload_hex: payload, fcnt: 1, time_stamp_unix: 1_777_400_000 },
+      { 'X-Ingest-Secret': TEST_SECRETS.INGEST_SECRET },
+    );
     expect(ingested.status).toBe(202);
     const leakyQuery = `q${randomBytes(8).toString('hex')}`;
     const version = await fetch(`${base}/version?token=${leakyQuery}&x=1`);
@@ -125,9 +132,20 @@ describe('request logs', () => {
     expect(bad.status).toBe(401);
 
     const login = await completion(loggedIn);
-    expect(login).toMatchObject({ req: { method: 'POST', url: '/auth/login' }, res: { statusCode: 200 }, route: '/auth/login', responseTime: expect.any(Number) });
+    expect(login).toMatchObject({
+      req: { method: 'POST', url: '/auth/login' },
+      res: { statusCode: 200 },
+      route: '/auth/login',
+      responseTime: expect.any(Number),
+    });
     const deviceLine = await completion(device);
-    expect(deviceLine).toMatchObject({ req: { id: device.headers.get('x-request-id') }, accountId, route: '/user/device/:eui', res: { statusCode: 201 }, responseTime: expect.any(Number) });
+    expect(deviceLine).toMatchObject({
+      req: { id: device.headers.get('x-request-id') },
+      accountId,
+      route: '/user/device/:eui',
+      res: { statusCode: 201 },
+      responseTime: expect.any(Number),
+    });
     expect(await completion(meta)).toMatchObject({ accountId, route: '/user/device/meta/:eui', res: { statusCode: 200 } });
     const ingestLine = await completion(ingested);
     expect(ingestLine).toMatchObject({ route: '/ingest/rest', res: { statusCode: 202 }, responseTime: expect.any(Number) });
@@ -145,8 +163,18 @@ describe('request logs', () => {
 
     // Let every line of those requests (and the worker's cache rebuild) reach stdout, then search it all.
     await new Promise((r) => setTimeout(r, 300));
-    const session = cookie.split('=')[1];
-    for (const secret of [password, token, session, decodeURIComponent(session), TEST_SECRETS.INGEST_SECRET, payload, payload.toLowerCase(), Buffer.from(payload, 'hex').toString('base64'), leakyQuery]) {
+    const session = cookie.split('=')[1]!;
+    for (const secret of [
+      password,
+      token,
+      session,
+      decodeURIComponent(session),
+      TEST_SECRETS.INGEST_SECRET,
+      payload,
+      payload.toLowerCase(),
+      Buffer.from(payload, 'hex').toString('base64'),
+      leakyQuery,
+    ]) {
       expect({ secret, logged: output.includes(secret) }).toEqual({ secret, logged: false });
     }
   });

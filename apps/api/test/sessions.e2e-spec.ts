@@ -3,7 +3,7 @@ import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
-/** GET /session/active, /session/cookie, /session/attributes (CONTRACT §8). */
+/** GET /session/active, /session/cookie, /session/attributes (docs/api.md §8). */
 
 function expectEnvelope(res: Response, status: number, data: unknown) {
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { errors: [], debug: [], meta: [], messages: [], data, success: true } });
@@ -70,26 +70,46 @@ describe('/session', () => {
     });
 
     it('describes the caller’s own session, not another account’s', async () => {
-      expect((await svc.http().get('/session/attributes').set('Cookie', bob.cookie)).body.data).toMatchObject({ user_id: bob.account.id, username: bob.account.username });
-      expect((await svc.http().get('/session/attributes').set('Cookie', alice.cookie)).body.data).toMatchObject({ user_id: alice.account.id, username: alice.account.username });
+      expect((await svc.http().get('/session/attributes').set('Cookie', bob.cookie)).body.data).toMatchObject({
+        user_id: bob.account.id,
+        username: bob.account.username,
+      });
+      expect((await svc.http().get('/session/attributes').set('Cookie', alice.cookie)).body.data).toMatchObject({
+        user_id: alice.account.id,
+        username: alice.account.username,
+      });
     });
   });
 
   describe('with a token instead of a session', () => {
     it('GET /session/active: {active: false, expires_unix: null}', async () => {
       for (const token of [alice.appToken, alice.masterToken]) {
-        expectEnvelope(await svc.http().get('/session/active').set(...bearer(token)), 200, { active: false, expires_unix: null });
+        expectEnvelope(
+          await svc
+            .http()
+            .get('/session/active')
+            .set(...bearer(token)),
+          200,
+          { active: false, expires_unix: null },
+        );
       }
     });
 
     it('GET /session/cookie: no expiry, the attributes a session cookie would have', async () => {
-      expectEnvelope(await svc.http().get('/session/cookie').set(...bearer(alice.appToken)), 200, {
-        name: svc.config.session.cookieName,
-        expires_unix: null,
-        http_only: true,
-        secure: false,
-        same_site: 'lax',
-      });
+      expectEnvelope(
+        await svc
+          .http()
+          .get('/session/cookie')
+          .set(...bearer(alice.appToken)),
+        200,
+        {
+          name: svc.config.session.cookieName,
+          expires_unix: null,
+          http_only: true,
+          secure: false,
+          same_site: 'lax',
+        },
+      );
     });
 
     it('GET /session/attributes: who the token belongs to, the session times null', async () => {
@@ -102,8 +122,24 @@ describe('/session', () => {
     });
 
     it('prefers the token when a cookie comes too', async () => {
-      expectEnvelope(await svc.http().get('/session/active').set('Cookie', alice.cookie).set(...bearer(bob.appToken)), 200, { active: false, expires_unix: null });
-      expect((await svc.http().get('/session/attributes').set('Cookie', alice.cookie).set(...bearer(bob.appToken))).body.data).toMatchObject({ user_id: bob.account.id });
+      expectEnvelope(
+        await svc
+          .http()
+          .get('/session/active')
+          .set('Cookie', alice.cookie)
+          .set(...bearer(bob.appToken)),
+        200,
+        { active: false, expires_unix: null },
+      );
+      expect(
+        (
+          await svc
+            .http()
+            .get('/session/attributes')
+            .set('Cookie', alice.cookie)
+            .set(...bearer(bob.appToken))
+        ).body.data,
+      ).toMatchObject({ user_id: bob.account.id });
     });
   });
 
@@ -113,7 +149,14 @@ describe('/session', () => {
     });
 
     it.each(routes)('%s refuses an unknown token with 401 INVALID_TOKEN', async (route) => {
-      expectError(await svc.http().get(route).set(...bearer('a'.repeat(64))), 401, 'INVALID_TOKEN');
+      expectError(
+        await svc
+          .http()
+          .get(route)
+          .set(...bearer('a'.repeat(64))),
+        401,
+        'INVALID_TOKEN',
+      );
     });
 
     it.each(routes)('%s refuses a forged cookie with 401 AUTH_REQUIRED', async (route) => {

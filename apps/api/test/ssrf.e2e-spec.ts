@@ -18,7 +18,11 @@ import { startTestService, type TestService } from './support/harness';
  */
 
 type Caller = Awaited<ReturnType<typeof accountWithCredentials>>;
-interface Command { uid: number; status: string; reason: string | null }
+interface Command {
+  uid: number;
+  status: string;
+  reason: string | null;
+}
 
 const KEY = 'ssrf-test-api-key-0123456789';
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
@@ -78,8 +82,17 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
   };
 
   const as = (svc: TestService, who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    post: (path: string, body?: object) => svc.http().post(path).set(...bearer(who.appToken)).send(body ?? {}),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body?: object) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send(body ?? {}),
   });
   const networks = async (svc: TestService, who: Caller) => expectSuccess<{ uid: number; base_url: string }[]>(await as(svc, who).get('/user/network'));
 
@@ -109,13 +122,17 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
       socket.on('close', () => sockets.delete(socket));
     });
     tcpPort = await listen(tcpCanary, '127.0.0.1');
-    for (const s of [canary, canary6]) s?.on('connection', (socket: Socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
+    for (const s of [canary, canary6])
+      s?.on('connection', (socket: Socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
 
     strict = await startTestService({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
-    lenientApi = await startTestService({ sameDatabaseAs: strict, env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_IN_PROCESS: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
+    lenientApi = await startTestService({
+      sameDatabaseAs: strict,
+      env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_IN_PROCESS: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+    });
     lenient = await startTestService({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
     [alice, carl] = await Promise.all([accountWithCredentials(strict, 'ssrf_alice'), accountWithCredentials(lenient, 'ssrf_carl')]);
   }, 120_000);
@@ -138,6 +155,13 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
       `http://[::1]:${port}/`,
       `http://[::ffff:127.0.0.1]:${port}/`,
       `http://[::ffff:7f00:1]:${port}/`,
+      // IPv6 forms that carry an IPv4 address: IPv4-compatible, NAT64 (well-known and local-use), 6to4.
+      `http://[::127.0.0.1]:${port}/`,
+      `http://[64:ff9b::127.0.0.1]:${port}/`,
+      `http://[64:ff9b:1::7f00:1]:${port}/`,
+      `http://[2002:7f00:1::]:${port}/`,
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[fec0::1]/',
       `http://2130706433:${port}/`,
       `http://0x7f000001:${port}/`,
       `http://0x7f.0.0.1:${port}/`,
@@ -150,8 +174,8 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
       `http://[::]:${port}/`,
       `https://127.0.0.1:${port}/`,
       // Credentials in the URL, including the userinfo trick that makes a public name look like the host.
-      `http://203.0.113.10@127.0.0.1:${port}/`,
-      'https://user:pass@203.0.113.10/',
+      `http://8.8.4.4@127.0.0.1:${port}/`,
+      'https://user:pass@8.8.4.4/',
       // Link-local (cloud metadata), private ranges, CGNAT, unique-local and link-local IPv6.
       'http://169.254.169.254/latest/meta-data/',
       'http://[fe80::1]/',
@@ -173,11 +197,11 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
       // Not http(s).
       'file:///etc/passwd',
       `ftp://127.0.0.1:${port}/`,
-      'ftp://203.0.113.10/',
+      'ftp://8.8.4.4/',
       `gopher://127.0.0.1:${tcpPort}/_PING`,
       'data:text/plain,hello',
       'javascript:alert(1)',
-      'ws://203.0.113.10/',
+      'ws://8.8.4.4/',
       // A name that does not resolve at all.
       'http://no-such-host.invalid/',
     ];
@@ -191,7 +215,14 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
       const before = await networks(strict, alice);
       for (const url of cases()) {
         for (const adapter of ['chirpstack', 'ttn']) {
-          const res = await as(strict, alice).post('/user/network', { name: 'inside', adapter, base_url: url, api_key: KEY, application_id: 'app', webhook_id: 'dts' });
+          const res = await as(strict, alice).post('/user/network', {
+            name: 'inside',
+            adapter,
+            base_url: url,
+            api_key: KEY,
+            application_id: 'app',
+            webhook_id: 'dts',
+          });
           expectError(res, 400, 'VALIDATION_FAILED', 'base_url');
           expect(res.body.errors).toHaveLength(1);
         }
@@ -211,39 +242,72 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
       ['localhost', (p: number) => `http://localhost:${p}`],
       ['IPv4-mapped IPv6', (p: number) => `http://[::ffff:127.0.0.1]:${p}`],
       ['decimal', (p: number) => `http://2130706433:${p}`],
-    ])('a network stored while private addresses were allowed (%s) fails the command with a reason; the canary is not called', async (_name, url) => {
-      // Stored through an instance that allowed private addresses then; this instance does not.
-      const network = expectSuccess<{ uid: number }>(await as(lenientApi, alice).post('/user/network', { name: 'stored inside', adapter: 'chirpstack', base_url: url(port), api_key: KEY }), 201);
-      const command = await dispatch(strict, alice, network.uid);
-      expect(command).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/base_url.*(loopback|private)/) });
-      await sleep(300);
-      expect(hits).toEqual([]);
-    }, 40_000);
+    ])(
+      'a network stored while private addresses were allowed (%s) fails the command with a reason; the canary is not called',
+      async (_name, url) => {
+        // Stored through an instance that allowed private addresses then; this instance does not.
+        const network = expectSuccess<{ uid: number }>(
+          await as(lenientApi, alice).post('/user/network', { name: 'stored inside', adapter: 'chirpstack', base_url: url(port), api_key: KEY }),
+          201,
+        );
+        const command = await dispatch(strict, alice, network.uid);
+        expect(command).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/base_url.*(loopback|private)/) });
+        await sleep(300);
+        expect(hits).toEqual([]);
+      },
+      40_000,
+    );
   });
 
   describe('with OUTBOUND_ALLOW_PRIVATE=true', () => {
     it('positive control: a network at the canary is accepted and the canary is called with the downlink', async () => {
-      const network = expectSuccess<{ uid: number }>(await as(lenient, carl).post('/user/network', { name: 'canary', adapter: 'chirpstack', base_url: `http://127.0.0.1:${port}`, api_key: KEY }), 201);
+      const network = expectSuccess<{ uid: number }>(
+        await as(lenient, carl).post('/user/network', { name: 'canary', adapter: 'chirpstack', base_url: `http://127.0.0.1:${port}`, api_key: KEY }),
+        201,
+      );
       const command = await dispatch(lenient, carl, network.uid);
       expect(command.status).toBe('Scheduled');
       expect(hits).toEqual([expect.stringMatching(/^http POST \/api\/devices\/[0-9a-f]{16}\/queue$/)]);
       hits.length = 0;
     }, 40_000);
 
-    it.each([301, 302, 307, 308])('a %i from an allowed first hop is not followed: the command fails, the redirect target is never connected', async (status) => {
-      const network = expectSuccess<{ uid: number }>(await as(lenient, carl).post('/user/network', { name: `redirect ${status}`, adapter: 'chirpstack', base_url: `http://127.0.0.1:${port}/r${status}`, api_key: KEY }), 201);
-      const command = await dispatch(lenient, carl, network.uid);
-      expect(command).toMatchObject({ status: 'Failed', reason: expect.stringContaining('redirects are not followed') });
-      await sleep(300);
-      // The first hop only; nothing on the TCP canary the Location named.
-      expect(hits).toEqual([expect.stringMatching(new RegExp(`^http POST /r${status}/api/devices/`))]);
-      hits.length = 0;
-    }, 40_000);
+    it.each([301, 302, 307, 308])(
+      'a %i from an allowed first hop is not followed: the command fails, the redirect target is never connected',
+      async (status) => {
+        const network = expectSuccess<{ uid: number }>(
+          await as(lenient, carl).post('/user/network', {
+            name: `redirect ${status}`,
+            adapter: 'chirpstack',
+            base_url: `http://127.0.0.1:${port}/r${status}`,
+            api_key: KEY,
+          }),
+          201,
+        );
+        const command = await dispatch(lenient, carl, network.uid);
+        expect(command).toMatchObject({ status: 'Failed', reason: expect.stringContaining('redirects are not followed') });
+        await sleep(300);
+        // The first hop only; nothing on the TCP canary the Location named.
+        expect(hits).toEqual([expect.stringMatching(new RegExp(`^http POST /r${status}/api/devices/`))]);
+        hits.length = 0;
+      },
+      40_000,
+    );
 
     it('still refuses what is not http(s) or carries credentials', async () => {
       const before = await networks(lenient, carl);
-      for (const url of ['file:///etc/passwd', `gopher://127.0.0.1:${tcpPort}/_x`, 'data:text/plain,x', 'javascript:alert(1)', `http://user:pw@127.0.0.1:${port}/`]) {
-        expectError(await as(lenient, carl).post('/user/network', { name: 'x', adapter: 'chirpstack', base_url: url, api_key: KEY }), 400, 'VALIDATION_FAILED', 'base_url');
+      for (const url of [
+        'file:///etc/passwd',
+        `gopher://127.0.0.1:${tcpPort}/_x`,
+        'data:text/plain,x',
+        'javascript:alert(1)',
+        `http://user:pw@127.0.0.1:${port}/`,
+      ]) {
+        expectError(
+          await as(lenient, carl).post('/user/network', { name: 'x', adapter: 'chirpstack', base_url: url, api_key: KEY }),
+          400,
+          'VALIDATION_FAILED',
+          'base_url',
+        );
       }
       expect(await networks(lenient, carl)).toEqual(before);
       expect(hits).toEqual([]);

@@ -44,7 +44,14 @@ describe('streaming a long history', () => {
   beforeAll(async () => {
     svc = await startTestService();
     owner = await accountWithCredentials(svc, 'streamer');
-    const device = expectSuccess<{ uid: number }>(await svc.http().post(`/user/device/${eui}`).set(...bearer(owner.appToken)).send({ decoder_ref: 2 }), 201);
+    const device = expectSuccess<{ uid: number }>(
+      await svc
+        .http()
+        .post(`/user/device/${eui}`)
+        .set(...bearer(owner.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
     await svc.app.get<DataSource>(getDataSourceToken()).query(
       `INSERT INTO uplinks (device_id, received_at, network_ref, port, fcnt, payload, rssi, snr, decoded, valid, temperature, humidity)
        SELECT $1, timestamptz '2026-01-01' + g * interval '1 minute', 4, 1, g, '\\x036700e5', -90, 7.5,
@@ -58,16 +65,20 @@ describe('streaming a long history', () => {
   it.each([
     ['table', '{"uplink":'],
     ['data', '"time_stamp":'],
-  ])('serves every row of /%s with the heap not growing with the history', async (route, marker) => {
-    global.gc?.();
-    const before = process.memoryUsage().heapUsed;
-    const result = await drain(`${svc.url}/user/device/${route}/${eui}`, owner.appToken, marker);
-    expect(result.status).toBe(200);
-    expect(result.tail.endsWith('],"success":true}')).toBe(true);
-    expect(result.rows).toBe(ROWS);
-    const growthMb = (result.heapPeak - before) / 1024 / 1024;
-    process.stdout.write(`/${route}: ${ROWS} rows, ${(result.bytes / 1024 / 1024).toFixed(0)} MB streamed, heap grew at most ${growthMb.toFixed(0)} MB\n`);
-    // 150,000 rows as objects would take several hundred MB; streamed, a batch or two at a time are alive.
-    expect(growthMb).toBeLessThan(60);
-  }, 120_000);
+  ])(
+    'serves every row of /%s with the heap not growing with the history',
+    async (route, marker) => {
+      global.gc?.();
+      const before = process.memoryUsage().heapUsed;
+      const result = await drain(`${svc.url}/user/device/${route}/${eui}`, owner.appToken, marker);
+      expect(result.status).toBe(200);
+      expect(result.tail.endsWith('],"success":true}')).toBe(true);
+      expect(result.rows).toBe(ROWS);
+      const growthMb = (result.heapPeak - before) / 1024 / 1024;
+      process.stdout.write(`/${route}: ${ROWS} rows, ${(result.bytes / 1024 / 1024).toFixed(0)} MB streamed, heap grew at most ${growthMb.toFixed(0)} MB\n`);
+      // 150,000 rows as objects would take several hundred MB; streamed, a batch or two at a time are alive.
+      expect(growthMb).toBeLessThan(60);
+    },
+    120_000,
+  );
 });

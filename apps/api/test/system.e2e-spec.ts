@@ -22,6 +22,9 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'GET /user/token': 'user',
   'POST /user/token': 'user',
   'DELETE /user/token': 'user',
+  'GET /user/session': 'user',
+  'DELETE /user/session': 'user',
+  'DELETE /user/session/{id}': 'user',
   'GET /session/active': 'user',
   'GET /session/cookie': 'user',
   'GET /session/attributes': 'user',
@@ -38,6 +41,27 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'POST /user/device/meta/{eui}': 'user',
   'POST /user/device/share/{eui}': 'user',
   'DELETE /user/device/share/{eui}/{uid}': 'user',
+  'GET /user/device/share/{eui}': 'user',
+  'GET /user/device/handover': 'user',
+  'POST /user/device/handover/{eui}': 'user',
+  'DELETE /user/device/handover/{eui}': 'user',
+  'POST /user/device/handover/{eui}/accept': 'user',
+  'POST /user/device/handover/{eui}/decline': 'user',
+  'GET /user/integration': 'user',
+  'POST /user/integration': 'user',
+  'GET /user/integration/{uid}': 'user',
+  'PATCH /user/integration/{uid}': 'user',
+  'DELETE /user/integration/{uid}': 'user',
+  'GET /user/integration/{uid}/deliveries': 'user',
+  'POST /user/integration/{uid}/deliveries/{id}/redeliver': 'user',
+  'GET /user/rule': 'user',
+  'POST /user/rule': 'user',
+  'GET /user/rule/{uid}': 'user',
+  'PATCH /user/rule/{uid}': 'user',
+  'DELETE /user/rule/{uid}': 'user',
+  'GET /user/alert': 'user',
+  'GET /user/alert/{uid}': 'user',
+  'POST /user/alert/{uid}/ack': 'user',
   'GET /user/device/data/type/all': 'user',
   'GET /datamodel': 'user',
   'GET /datamodel/network': 'user',
@@ -54,26 +78,40 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'GET /user/fence/{uid}': 'user',
   'POST /user/fence': 'user',
   'DELETE /user/fence/{uid}': 'user',
+  'PATCH /user/fence/{uid}': 'user',
+  'GET /user/fence/{uid}/devices': 'user',
   'GET /user/gateways': 'user',
   'GET /user/gateways/{network_ref}': 'user',
   'POST /ingest/ttn': 'ingest',
   'POST /ingest/chirpstack': 'ingest',
   'POST /ingest/rest': 'ingest',
+  'POST /ingest/http/{uid}': 'ingest',
   'GET /user/device/table/{eui}': 'user',
   'GET /user/device/data/{eui}': 'user',
   'GET /user/device/live/{eui}': 'user',
+  'GET /user/live': 'user',
+  'GET /user/device/series/{eui}': 'user',
+  'GET /user/overview': 'user',
+  'GET /ui/config': 'user',
   'GET /test/uplink/{eui}': 'user',
   'GET /cache/status': 'admin',
   'GET /cache/status/{eui}': 'admin',
+  'GET /cache/entries': 'admin',
   'POST /cache/invalidate/all': 'admin',
   'POST /cache/invalidate/{eui}': 'admin',
   'GET /user/codec': 'user',
   'POST /user/codec': 'user',
   'DELETE /user/codec/{uid}': 'user',
+  'GET /user/codec/{uid}': 'user',
+  'PATCH /user/codec/{uid}': 'user',
+  'POST /user/codec/import': 'user',
+  'POST /user/codec/try': 'user',
+  'POST /user/device/import': 'user',
   'GET /user/device/command/{eui}': 'user',
   'GET /user/device/command/{eui}/available': 'user',
   'POST /user/device/command/{eui}': 'user',
   'DELETE /user/device/command/{eui}/{uid}': 'user',
+  'DELETE /user/device/command/{eui}': 'user',
   'GET /user/network': 'user',
   'POST /user/network': 'user',
   'DELETE /user/network/{uid}': 'user',
@@ -82,13 +120,19 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'GET /user/device/image/{eui}/{image_hash}': 'user',
   'DELETE /user/device/image/{eui}/{image_hash}': 'user',
   'POST /user/device/image/{eui}/{image_hash}/annotations': 'user',
+  'GET /user/device/image/{eui}/{image_hash}/thumb': 'user',
+  'GET /user/image': 'user',
+  'GET /user/image/labels': 'user',
   'POST /ingest/image': 'ingest',
   'GET /files/image/{image_hash}': 'none',
   'GET /health/live': 'none',
   'GET /health/ready': 'none',
   // The scrape token when METRICS_TOKEN is set (as here), open otherwise; never account credentials.
   'GET /metrics': 'metrics',
+  'GET /metrics/cluster': 'metrics',
   'GET /admin/info': 'admin',
+  'GET /admin/accounts': 'admin',
+  'PATCH /admin/accounts/{id}': 'admin',
 };
 
 describe('system routes', () => {
@@ -100,7 +144,12 @@ describe('system routes', () => {
 
   it('GET /version answers without credentials', async () => {
     const data = expectSuccess<Record<string, unknown>>(await svc.http().get('/version'));
-    expect(data).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: data.commit === null ? null : expect.any(String), api_version: '1', started_unix: expect.any(Number) });
+    expect(data).toEqual({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      commit: data.commit === null ? null : expect.any(String),
+      api_version: '1',
+      started_unix: expect.any(Number),
+    });
     expect(Math.abs((data.started_unix as number) - Date.now() / 1000)).toBeLessThan(600);
   });
 
@@ -128,13 +177,17 @@ describe('system routes', () => {
     const doc = res.body as { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
     for (const [key, auth] of Object.entries(EXPECTED_ROUTES)) {
       const [method, path] = key.split(' ');
-      const operation = doc.paths[path]?.[method.toLowerCase()];
+      const operation = doc.paths[path!]?.[method!.toLowerCase()];
       expect({ key, documented: Boolean(operation) }).toEqual({ key, documented: true });
-      expect({ key, public: operation.security?.length === 0 }).toEqual({ key, public: auth === 'none' });
-      expect(Object.keys(operation.responses).some((s) => s.startsWith('2'))).toBe(true);
+      expect({ key, public: operation!.security?.length === 0 }).toEqual({ key, public: auth === 'none' });
+      expect(Object.keys(operation!.responses).some((s) => s.startsWith('2'))).toBe(true);
     }
     const html = await svc.http().get('/docs').expect(200);
     expect(html.text).toContain('swagger');
+    // Served over plain HTTP on a non-localhost address, a CSP that upgrades the page's requests to
+    // HTTPS would leave it blank: the TLS decision belongs to the proxy in front.
+    expect(html.headers['content-security-policy']).toBeDefined();
+    expect(html.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
   });
 
   it('GET /health/live and /health/ready report the process, database and queues', async () => {
@@ -173,7 +226,14 @@ describe('POST /feedback', () => {
   afterAll(() => svc?.close());
 
   it('stores feedback and answers 201 with its uid', async () => {
-    const first = expectSuccess<{ uid: number }>(await svc.http().post('/feedback').set(...bearer(alice.appToken)).send({ message: 'Great service', category: 'feature', email: 'me@example.org' }), 201);
+    const first = expectSuccess<{ uid: number }>(
+      await svc
+        .http()
+        .post('/feedback')
+        .set(...bearer(alice.appToken))
+        .send({ message: 'Great service', category: 'feature', email: 'me@example.org' }),
+      201,
+    );
     const second = expectSuccess<{ uid: number }>(await svc.http().post('/feedback').set('Cookie', alice.cookie).send({ message: 'Again' }), 201);
     expect(second.uid).toBeGreaterThan(first.uid);
   });
@@ -186,7 +246,16 @@ describe('POST /feedback', () => {
     [{ message: 'ok', email: 'not-an-address' }, 'email'],
     [{ message: 'ok', rating: 5 }, 'rating'],
   ])('refuses %j naming %s', async (body, field) => {
-    expectError(await svc.http().post('/feedback').set(...bearer(alice.appToken)).send(body), 400, 'VALIDATION_FAILED', field);
+    expectError(
+      await svc
+        .http()
+        .post('/feedback')
+        .set(...bearer(alice.appToken))
+        .send(body),
+      400,
+      'VALIDATION_FAILED',
+      field,
+    );
   });
 
   it('needs credentials', async () => {

@@ -21,7 +21,7 @@ describe('/user/token', () => {
   afterAll(() => svc?.close());
 
   describe('GET', () => {
-    it('lists the active tokens with every member of the spec', async () => {
+    it('lists the active tokens with every member docs/api.md lists', async () => {
       const data = await alice.sessionClient.tokens.list();
       expect(data.map((t) => t.uid)).toEqual(expect.arrayContaining([alice.appTokenUid, alice.masterTokenUid]));
       const app = data.find((t) => t.uid === alice.appTokenUid)!;
@@ -62,7 +62,11 @@ describe('/user/token', () => {
 
   describe('POST', () => {
     it('creates an app token from API, app and master types, and lists it', async () => {
-      for (const [type, stored] of [['API', 'app'], ['app', 'app'], ['master', 'master']] as const) {
+      for (const [type, stored] of [
+        ['API', 'app'],
+        ['app', 'app'],
+        ['master', 'master'],
+      ] as const) {
         const res = await alice.sessionClient.request<number>(ROUTES.tokensCreate, { body: { type, name: `t-${type}`, until: '2099-01-01 00:00:00' } });
         const uid = res.data;
         expect(res.status).toBe(201);
@@ -96,7 +100,11 @@ describe('/user/token', () => {
     });
 
     it('names each bad member in its own entry', async () => {
-      const errors = expectError(await svc.http().post('/user/token').set('Cookie', bob.cookie).send({ type: 'x', name: 1, extra: true }), 400, 'VALIDATION_FAILED');
+      const errors = expectError(
+        await svc.http().post('/user/token').set('Cookie', bob.cookie).send({ type: 'x', name: 1, extra: true }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(errors.map((e) => e.field).sort()).toEqual(['extra', 'name', 'type']);
     });
 
@@ -148,14 +156,33 @@ describe('/user/token', () => {
 
   describe('using a token', () => {
     it('works in each accepted header form', async () => {
-      for (const header of [['Authorization', `Bearer ${alice.appToken}`], ['Authorization', `bearer ${alice.appToken}`], ['Authorization', alice.appToken], ['token', alice.appToken]] as const) {
+      for (const header of [
+        ['Authorization', `Bearer ${alice.appToken}`],
+        ['Authorization', `bearer ${alice.appToken}`],
+        ['Authorization', alice.appToken],
+        ['token', alice.appToken],
+      ] as const) {
         expect(expectSuccess<{ id: number }>(await svc.http().get('/user').set(header[0], header[1])).id).toBe(alice.account.id);
       }
     });
 
     it('refuses two different tokens, accepts the same one twice, and prefers a token over a cookie', async () => {
-      expectError(await svc.http().get('/user').set('token', alice.appToken).set(...bearer(bob.appToken)), 400, 'CONFLICTING_CREDENTIALS');
-      expectSuccess(await svc.http().get('/user').set('token', alice.appToken).set(...bearer(alice.appToken)));
+      expectError(
+        await svc
+          .http()
+          .get('/user')
+          .set('token', alice.appToken)
+          .set(...bearer(bob.appToken)),
+        400,
+        'CONFLICTING_CREDENTIALS',
+      );
+      expectSuccess(
+        await svc
+          .http()
+          .get('/user')
+          .set('token', alice.appToken)
+          .set(...bearer(alice.appToken)),
+      );
       expect((await svc.client({ cookie: alice.cookie, token: bob.appToken }).user.me()).id).toBe(bob.account.id);
     });
 
@@ -167,10 +194,12 @@ describe('/user/token', () => {
     });
 
     it('keeps only a digest and ciphertext at rest', async () => {
-      const rows: { digest: Buffer; value_encrypted: Buffer }[] = await svc.app.get<DataSource>(getDataSourceToken()).query('SELECT digest, value_encrypted FROM api_tokens WHERE uid = $1', [alice.appTokenUid]);
-      expect(rows[0].digest.toString('hex')).not.toBe(alice.appToken);
-      expect(rows[0].value_encrypted.toString('latin1')).not.toContain(alice.appToken);
-      expect(rows[0].value_encrypted.toString('hex')).not.toContain(alice.appToken);
+      const rows: { digest: Buffer; value_encrypted: Buffer }[] = await svc.app
+        .get<DataSource>(getDataSourceToken())
+        .query('SELECT digest, value_encrypted FROM api_tokens WHERE uid = $1', [alice.appTokenUid]);
+      expect(rows[0]!.digest.toString('hex')).not.toBe(alice.appToken);
+      expect(rows[0]!.value_encrypted.toString('latin1')).not.toContain(alice.appToken);
+      expect(rows[0]!.value_encrypted.toString('hex')).not.toContain(alice.appToken);
     });
   });
 });

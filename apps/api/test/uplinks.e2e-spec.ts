@@ -8,7 +8,7 @@ import { lpp } from './support/payloads';
 
 /*
  * GET /user/device/table/{eui}, GET /user/device/data/{eui} and GET /test/uplink/{eui}
- * (spec "Uplink record", "Data row"; CONTRACT §5, §11).
+ * (docs/api.md §5, §11, §15).
  */
 
 type Caller = Awaited<ReturnType<typeof accountWithCredentials>>;
@@ -19,13 +19,44 @@ const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 const T0 = 1_777_000_000;
 
 const RECORD_MEMBERS = [
-  'uplink', 'payload_decoded', 'payload_port', 'payload_length', 'payload_hex', 'payload_valid', 'ts_network_unix', 'ts_net_unix', 'ts_gps_unix',
-  'ts_unix', 'LAT', 'LON', 'ALT', 'geoloc_LAT', 'geoloc_LON', 'geoloc_ALT', 'temperature', 'humidity', 'battery_voltage', 'battery_percent',
+  'uplink',
+  'payload_decoded',
+  'payload_port',
+  'payload_length',
+  'payload_hex',
+  'payload_valid',
+  'ts_network_unix',
+  'ts_net_unix',
+  'ts_gps_unix',
+  'ts_unix',
+  'LAT',
+  'LON',
+  'ALT',
+  'geoloc_LAT',
+  'geoloc_LON',
+  'geoloc_ALT',
+  'temperature',
+  'humidity',
+  'battery_voltage',
+  'battery_percent',
   'firmware_version',
 ].sort();
 const UPLINK_MEMBERS = [
-  'uid', 'time_stamp_unix', 'devEUI', 'port', 'SF', 'RSSI', 'SNR', 'payload_raw', 'network', 'geoloc_lat', 'geoloc_lon', 'geoloc_alt', 'api_ref',
-  'user_ref', 'device_ref',
+  'uid',
+  'time_stamp_unix',
+  'devEUI',
+  'port',
+  'SF',
+  'RSSI',
+  'SNR',
+  'payload_raw',
+  'network',
+  'geoloc_lat',
+  'geoloc_lon',
+  'geoloc_alt',
+  'api_ref',
+  'user_ref',
+  'device_ref',
 ].sort();
 const DATA_MEMBERS = ['uid', 'ts_unix', 'time_stamp', 'humidity', 'temperature', 'battery'].sort();
 const GEOLOC_MEMBERS = ['geoloc_LAT', 'geoloc_LON', 'geoloc_ALT'];
@@ -42,8 +73,17 @@ describe('uplink table, data rows and test decoding', () => {
   let dataTypes: { uid: number; alias: string }[];
 
   const as = (who: Caller) => ({
-    get: (path: string) => svc.http().get(path).set(...bearer(who.appToken)),
-    post: (path: string, body?: object) => svc.http().post(path).set(...bearer(who.appToken)).send(body ?? {}),
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(who.appToken)),
+    post: (path: string, body?: object) =>
+      svc
+        .http()
+        .post(path)
+        .set(...bearer(who.appToken))
+        .send(body ?? {}),
   });
   const ingest = async (items: object | object[]) => {
     const res = await svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(items);
@@ -102,10 +142,19 @@ describe('uplink table, data rows and test decoding', () => {
       expect(rows.map((r) => r.uplink.time_stamp_unix)).toEqual(times);
       expect(rows.map((r) => r.temperature)).toEqual([20, 20.5, 21, 21.5, 22]);
       rows.forEach((row, i) => {
-        const hex = items[i].payload_hex;
+        const hex = items[i]!.payload_hex;
         expect(row).toMatchObject({
-          uplink: { time_stamp_unix: times[i], devEUI: main.devEUI, port: items[i].port, payload_raw: Buffer.from(hex, 'hex').toString('base64'), network: 'Generic REST', user_ref: alice.account.id, device_ref: main.uid, api_ref: null },
-          payload_port: items[i].port,
+          uplink: {
+            time_stamp_unix: times[i],
+            devEUI: main.devEUI,
+            port: items[i]!.port,
+            payload_raw: Buffer.from(hex, 'hex').toString('base64'),
+            network: 'Generic REST',
+            user_ref: alice.account.id,
+            device_ref: main.uid,
+            api_ref: null,
+          },
+          payload_port: items[i]!.port,
           payload_hex: hex,
           payload_valid: true,
           ts_network_unix: times[i],
@@ -118,10 +167,27 @@ describe('uplink table, data rows and test decoding', () => {
         expect(Number(row.payload_length)).toBe(hex.length / 2);
         expect(Number.isInteger(row.uplink.uid)).toBe(true);
       });
-      expect(rows[0]).toMatchObject({ uplink: { SF: 7, RSSI: -80, SNR: 5.5, geoloc_lat: null, geoloc_lon: null, geoloc_alt: null }, humidity: 40, payload_decoded: { temperature: 20, humidity: 40 } });
-      expect(rows[1]).toMatchObject({ uplink: { SF: null, RSSI: null, SNR: null, geoloc_lat: 52.1, geoloc_lon: 5.2, geoloc_alt: 7 }, geoloc_LAT: 52.1, geoloc_LON: 5.2, geoloc_ALT: 7, LAT: null, humidity: null });
+      expect(rows[0]).toMatchObject({
+        uplink: { SF: 7, RSSI: -80, SNR: 5.5, geoloc_lat: null, geoloc_lon: null, geoloc_alt: null },
+        humidity: 40,
+        payload_decoded: { temperature: 20, humidity: 40 },
+      });
+      expect(rows[1]).toMatchObject({
+        uplink: { SF: null, RSSI: null, SNR: null, geoloc_lat: 52.1, geoloc_lon: 5.2, geoloc_alt: 7 },
+        geoloc_LAT: 52.1,
+        geoloc_LON: 5.2,
+        geoloc_ALT: 7,
+        LAT: null,
+        humidity: null,
+      });
       expect(rows[2]).toMatchObject({ battery_voltage: 3.3, geoloc_LAT: null, geoloc_LON: null, geoloc_ALT: null, LAT: null, LON: null, ALT: null });
-      expect(rows[4]).toMatchObject({ LAT: -33.8688, LON: 151.2093, ALT: 58, payload_decoded: { lat: -33.8688, lon: 151.2093, alt: 58 }, battery_voltage: null });
+      expect(rows[4]).toMatchObject({
+        LAT: -33.8688,
+        LON: 151.2093,
+        ALT: 58,
+        payload_decoded: { lat: -33.8688, lon: 151.2093, alt: 58 },
+        battery_voltage: null,
+      });
       // Uids are the uplinks' own and increase with the order of arrival, not of time.
       expect(new Set(rows.map((r) => r.uplink.uid)).size).toBe(5);
     });
@@ -187,10 +253,10 @@ describe('uplink table, data rows and test decoding', () => {
       rows.forEach((row, i) => {
         const expectedKeys = i === 1 ? [...DATA_MEMBERS, ...GEOLOC_MEMBERS].sort() : DATA_MEMBERS;
         expect(Object.keys(row).sort()).toEqual(expectedKeys);
-        expect(row.uid).toBe(tableRows[i].uplink.uid);
+        expect(row.uid).toBe(tableRows[i]!.uplink.uid);
         expect(row.ts_unix).toBe(times[i]);
         expect(row.time_stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
-        expect(row.time_stamp).toBe(isoOf(times[i]));
+        expect(row.time_stamp).toBe(isoOf(times[i]!));
       });
       expect(rows.map((r) => [r.temperature, r.humidity, r.battery])).toEqual([
         [20, 40, null],
@@ -223,7 +289,7 @@ describe('uplink table, data rows and test decoding', () => {
 
       const other = await data(alice, main.devEUI, '?filter=geoloc_LAT,geoloc_LON,RSSI,battery');
       expect(other.meta.data_types).toEqual(['geoloc_LAT', 'geoloc_LON', 'RSSI', 'battery'].map(uidOf));
-      expect(Object.keys(other.rows[0]).sort()).toEqual(['RSSI', 'battery', 'geoloc_LAT', 'geoloc_LON', 'ts_net_unix', 'ts_unix', 'uid'].sort());
+      expect(Object.keys(other.rows[0]!).sort()).toEqual(['RSSI', 'battery', 'geoloc_LAT', 'geoloc_LON', 'ts_net_unix', 'ts_unix', 'uid'].sort());
       expect(other.rows.map((r) => [r.geoloc_LAT, r.geoloc_LON, r.RSSI, r.battery])).toEqual([
         [null, null, -80, null],
         [52.1, 5.2, null, null],
@@ -266,6 +332,29 @@ describe('uplink table, data rows and test decoding', () => {
     });
   });
 
+  describe('Cayenne LPP types beyond the measurements', () => {
+    it('stores Load (122) and unsigned 32-bit values as the vectors of independent implementations decode them', async () => {
+      const device = await register(alice, 2);
+      // test-data/cayenne-lpp: pycayennelpp's generated Load (−5.432 kg, 160.987 kg), generic and
+      // frequency at 4294967295; ElectronicCats' frequency, energy and distance; one frame.
+      const frame = ['017affeac8', '027a0274db', '0364ffffffff', '0476ffffffff', '057633be27a0', '068300795b30', '078200000022', '0867ffd1'].join('');
+      await ingest({ devEUI: device.devEUI, port: 1, payload_hex: frame, fcnt: 1, time_stamp_unix: T0 });
+      const [row] = await table(alice, device.devEUI);
+      expect(row).toMatchObject({ payload_valid: true, temperature: -4.7 });
+      expect(row!.payload_decoded).toEqual({
+        load_1: -5.432,
+        load_2: 160.987,
+        generic_3: 4294967295,
+        frequency_4: 4294967295,
+        frequency_5: 868100000,
+        energy_6: 7953.2,
+        distance_7: 0.034,
+        temperature_8: -4.7,
+        temperature: -4.7,
+      });
+    });
+  });
+
   describe('GET /test/uplink/{eui}', () => {
     it('404 before any uplink; then decodes the newest stored uplink with the current decoder, storing nothing', async () => {
       const device = await register(alice, 2);
@@ -285,7 +374,7 @@ describe('uplink table, data rows and test decoding', () => {
       await as(alice).post(`/user/device/meta/${device.devEUI}`, { decoder_ref: 1 }).expect(200);
       const raw = expectSuccess<Json>(await as(alice).get(`/test/uplink/${device.devEUI}`));
       expect(raw).toMatchObject({ decoder: 'raw', valid: true, errors: [], payload_decoded: {} });
-      expect(raw.uplink.payload_hex).toBe(before[1].payload_hex);
+      expect(raw.uplink.payload_hex).toBe(before[1]!.payload_hex);
 
       // Once the worker has re-decoded the history, mark the stored decoding: a test run must not replace it.
       await pollTable(device.devEUI, (rows) => rows.every((r) => r.temperature === null && Object.keys(r.payload_decoded).length === 0));
@@ -382,8 +471,8 @@ describe('uplink table, data rows and test decoding', () => {
       let ordered = true;
       let values = true;
       for (let k = 0; k < N; k++) {
-        if (rows[k].uplink.time_stamp_unix !== T0 + k) ordered = false;
-        if (rows[k].temperature !== (k % 500) / 10 || rows[k].uplink.devEUI !== device.devEUI) values = false;
+        if (rows[k]!.uplink.time_stamp_unix !== T0 + k) ordered = false;
+        if (rows[k]!.temperature !== (k % 500) / 10 || rows[k]!.uplink.devEUI !== device.devEUI) values = false;
       }
       expect({ ordered, values }).toEqual({ ordered: true, values: true });
       expect(new Set(rows.map((r) => r.uplink.uid)).size).toBe(N);
@@ -404,8 +493,8 @@ describe('uplink table, data rows and test decoding', () => {
       // A window that crosses the read batches.
       const window = await table(alice, device.devEUI, `?from=${T0 + 1500}&to=${T0 + 6499}`);
       expect(window).toHaveLength(5000);
-      expect(window[0].uplink.time_stamp_unix).toBe(T0 + 1500);
-      expect(window[4999].uplink.time_stamp_unix).toBe(T0 + 6499);
+      expect(window[0]!.uplink.time_stamp_unix).toBe(T0 + 1500);
+      expect(window[4999]!.uplink.time_stamp_unix).toBe(T0 + 6499);
       const limited = await table(alice, device.devEUI, '?order=desc&limit=4500');
       expect(limited).toHaveLength(4500);
       expect(limited.every((r, k) => r.uplink.time_stamp_unix === T0 + N - 1 - k)).toBe(true);

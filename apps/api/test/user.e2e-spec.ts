@@ -3,7 +3,7 @@ import { accountWithCredentials, bearer, login } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
-/** GET /user and GET /user/state (spec "Account (user)", CONTRACT §2, §3). */
+/** GET /user and GET /user/state (docs/api.md §15, §2, §3). */
 
 function expectEnvelope(res: Response, status: number, data: unknown) {
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { errors: [], debug: [], meta: [], messages: [], data, success: true } });
@@ -28,7 +28,7 @@ describe('/user', () => {
   afterAll(() => svc?.close());
 
   describe('GET /user', () => {
-    it('returns the caller’s account with every member of the spec, the password masked', async () => {
+    it('returns the caller’s account with every member docs/api.md lists, the password masked', async () => {
       const res = await svc.http().get('/user').set('Cookie', alice.cookie);
       // fullname: checked on its own below (string or null, present either way).
       const fullname = (res.body.data as { fullname?: unknown } | null)?.fullname;
@@ -65,20 +65,48 @@ describe('/user', () => {
 
     it('answers the same with a session, an app token and a master token', async () => {
       const viaCookie = expectSuccess(await svc.http().get('/user').set('Cookie', alice.cookie));
-      expect(expectSuccess(await svc.http().get('/user').set(...bearer(alice.appToken)))).toEqual(viaCookie);
-      expect(expectSuccess(await svc.http().get('/user').set(...bearer(alice.masterToken)))).toEqual(viaCookie);
+      expect(
+        expectSuccess(
+          await svc
+            .http()
+            .get('/user')
+            .set(...bearer(alice.appToken)),
+        ),
+      ).toEqual(viaCookie);
+      expect(
+        expectSuccess(
+          await svc
+            .http()
+            .get('/user')
+            .set(...bearer(alice.masterToken)),
+        ),
+      ).toEqual(viaCookie);
       expect(expectSuccess(await svc.http().get('/user').set('token', alice.appToken))).toEqual(viaCookie);
     });
 
     it('shows the fullname given at registration', async () => {
       const named = { username: `named_${Date.now()}`, email: `named_${Date.now()}@example.org`, password: 'a long password', fullname: 'Named Person' };
       const id = expectSuccess<{ id: number }>(await svc.http().post('/auth/register').send(named), 201).id;
-      expect(expectSuccess<{ fullname: unknown }>(await svc.http().get('/user').set('Cookie', await login(svc, { id, ...named }))).fullname).toBe('Named Person');
+      expect(
+        expectSuccess<{ fullname: unknown }>(
+          await svc
+            .http()
+            .get('/user')
+            .set('Cookie', await login(svc, { id, ...named })),
+        ).fullname,
+      ).toBe('Named Person');
     });
 
-    it('shows fullname as null, never "", when none was given at registration (CONTRACT §2)', async () => {
+    it('shows fullname as null, never "", when none was given at registration (docs/api.md §2)', async () => {
       // alice registered without one: members that may be empty are null, never missing, never "".
-      expect(expectSuccess<{ fullname: unknown }>(await svc.http().get('/user').set(...bearer(alice.appToken))).fullname).toBeNull();
+      expect(
+        expectSuccess<{ fullname: unknown }>(
+          await svc
+            .http()
+            .get('/user')
+            .set(...bearer(alice.appToken)),
+        ).fullname,
+      ).toBeNull();
     });
 
     it('counts logins', async () => {
@@ -91,14 +119,27 @@ describe('/user', () => {
     });
 
     it('returns another account’s own data for its credentials, never the first account’s', async () => {
-      for (const res of [await svc.http().get('/user').set(...bearer(bob.appToken)), await svc.http().get('/user').set('Cookie', bob.cookie)]) {
+      for (const res of [
+        await svc
+          .http()
+          .get('/user')
+          .set(...bearer(bob.appToken)),
+        await svc.http().get('/user').set('Cookie', bob.cookie),
+      ]) {
         const data = expectSuccess<{ id: number; username: string; email: string }>(res);
         expect(data).toMatchObject({ id: bob.account.id, username: bob.account.username, email: bob.account.email });
         const text = JSON.stringify(res.body);
         expect(text).not.toContain(alice.account.username);
         expect(text).not.toContain(alice.account.email);
       }
-      expect(expectSuccess<{ id: number }>(await svc.http().get('/user').set(...bearer(alice.appToken))).id).toBe(alice.account.id);
+      expect(
+        expectSuccess<{ id: number }>(
+          await svc
+            .http()
+            .get('/user')
+            .set(...bearer(alice.appToken)),
+        ).id,
+      ).toBe(alice.account.id);
     });
 
     it('needs credentials: 401 AUTH_REQUIRED', async () => {
@@ -106,13 +147,34 @@ describe('/user', () => {
     });
 
     it('refuses bad credentials', async () => {
-      expectError(await svc.http().get('/user').set(...bearer('0'.repeat(64))), 401, 'INVALID_TOKEN');
-      expectError(await svc.http().get('/user').set(...bearer('not-a-token')), 401, 'INVALID_TOKEN');
-      expectError(await svc.http().get('/user').set(...bearer(alice.appToken.toUpperCase())), 401, 'INVALID_TOKEN');
+      expectError(
+        await svc
+          .http()
+          .get('/user')
+          .set(...bearer('0'.repeat(64))),
+        401,
+        'INVALID_TOKEN',
+      );
+      expectError(
+        await svc
+          .http()
+          .get('/user')
+          .set(...bearer('not-a-token')),
+        401,
+        'INVALID_TOKEN',
+      );
+      expectError(
+        await svc
+          .http()
+          .get('/user')
+          .set(...bearer(alice.appToken.toUpperCase())),
+        401,
+        'INVALID_TOKEN',
+      );
       expectError(await svc.http().get('/user').set('Cookie', `${svc.config.session.cookieName}=forged.cookie`), 401, 'AUTH_REQUIRED');
       // A real cookie's id with a signature of another: refused.
-      const [id] = alice.cookie.split('=')[1].split('.');
-      const [, otherSignature] = bob.cookie.split('=')[1].split('.');
+      const [id] = alice.cookie.split('=')[1]!.split('.');
+      const [, otherSignature] = bob.cookie.split('=')[1]!.split('.');
       expectError(await svc.http().get('/user').set('Cookie', `${svc.config.session.cookieName}=${id}.${otherSignature}`), 401, 'AUTH_REQUIRED');
     });
 
@@ -120,7 +182,12 @@ describe('/user', () => {
       const dave = await accountWithCredentials(svc, 'dave');
       await svc.http().post('/auth/logout').set('Cookie', dave.cookie).expect(200);
       expectError(await svc.http().get('/user').set('Cookie', dave.cookie), 401, 'AUTH_REQUIRED');
-      expectSuccess(await svc.http().get('/user').set(...bearer(dave.appToken)));
+      expectSuccess(
+        await svc
+          .http()
+          .get('/user')
+          .set(...bearer(dave.appToken)),
+      );
     });
   });
 

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { startWorker } from '@dts/jobs';
 import { ConfigError, loadConfig, RedisPolicyError } from '@dts/platform';
 import { config as loadDotenv } from 'dotenv';
@@ -12,13 +13,19 @@ async function main() {
     process.exit(1);
   }
   const worker = await startWorker(config, { url: config.database.url, embedded: false }, { healthPort: config.worker.healthPort });
-  process.stdout.write(`worker running; health on :${config.worker.healthPort}/health/ready\n`);
+  // Through the application's logger: stdout carries log records only (JSON lines outside a terminal).
+  const logger = new Logger('main');
+  logger.log(`worker running; health on :${config.worker.healthPort}/health/ready`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    logger.log('stopping: readiness now fails; finishing the active jobs');
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
-    worker.close().then(() => process.exit(0), () => process.exit(1));
+    worker.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -1,7 +1,7 @@
 import type { ApiErrorEntry, ErrorCode } from '@dts/domain';
 
 /**
- * A response that is not a success envelope: the HTTP status, the envelope's `errors` (CONTRACT §1)
+ * A response that is not a success envelope: the HTTP status, the envelope's `errors` (docs/api.md §1)
  * and, for convenience, the code and field of the first. A response that is not an envelope at all
  * (a proxy's error page) has no entries and `code` undefined.
  */
@@ -20,7 +20,9 @@ export class ApiError extends Error {
     readonly retryAfter: number | null = null,
   ) {
     const first = errors[0];
-    super(`${request.method} ${request.path}: ${status}${first ? ` ${first.code}${first.field ? ` (${first.field})` : ''}: ${first.message}` : ' (no error envelope)'}`);
+    super(
+      `${request.method} ${request.path}: ${status}${first ? ` ${first.code}${first.field ? ` (${first.field})` : ''}: ${first.message}` : ' (no error envelope)'}`,
+    );
     this.code = first?.code;
     this.field = first?.field;
   }

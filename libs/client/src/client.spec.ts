@@ -4,7 +4,10 @@ import { CLIENT_ROUTES, fillPath } from './routes';
 import { readSse } from './sse';
 
 const envelope = (status: number, data: unknown, errors: unknown[] = [], headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ errors, debug: [], meta: [], messages: [], data, success: errors.length === 0 }), { status, headers: { 'content-type': 'application/json', ...headers } });
+  new Response(JSON.stringify({ errors, debug: [], meta: [], messages: [], data, success: errors.length === 0 }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 function recording(answer: (url: string, init: RequestInit) => Response) {
   const calls: { url: string; method: string; headers: Record<string, string>; body: unknown }[] = [];
@@ -43,8 +46,8 @@ describe('DeviceTelemetryClient (without a server)', () => {
       'GET http://svc.invalid/api/user/device/data/EUI?filter=LAT%2CLON',
       'POST http://svc.invalid/api/user/fence',
     ]);
-    expect(calls[2].headers).toMatchObject({ Authorization: 'Bearer tok', 'Content-Type': 'application/json' });
-    expect(JSON.parse(String(calls[2].body))).toEqual({ name: 'F', geometry: { type: 'Polygon', coordinates: [] } });
+    expect(calls[2]!.headers).toMatchObject({ Authorization: 'Bearer tok', 'Content-Type': 'application/json' });
+    expect(JSON.parse(String(calls[2]!.body))).toEqual({ name: 'F', geometry: { type: 'Polygon', coordinates: [] } });
   });
 
   it('sends the ingest secret instead of the token on ingest routes only', async () => {
@@ -52,9 +55,9 @@ describe('DeviceTelemetryClient (without a server)', () => {
     const client = new DeviceTelemetryClient({ baseUrl: 'http://svc.invalid', token: 'tok', ingestSecret: 'sec', fetch });
     await client.ingest.rest([]);
     await client.ingest.chirpstack({}, 'ack');
-    expect(calls[0].headers).toMatchObject({ 'X-Ingest-Secret': 'sec' });
-    expect(calls[0].headers.Authorization).toBeUndefined();
-    expect(calls[1].url).toBe('http://svc.invalid/ingest/chirpstack?event=ack');
+    expect(calls[0]!.headers).toMatchObject({ 'X-Ingest-Secret': 'sec' });
+    expect(calls[0]!.headers.Authorization).toBeUndefined();
+    expect(calls[1]!.url).toBe('http://svc.invalid/ingest/chirpstack?event=ack');
   });
 
   it('keeps the session cookie the service sets and drops it when the service expires it', async () => {
@@ -65,7 +68,7 @@ describe('DeviceTelemetryClient (without a server)', () => {
     expect(client.cookie).toBe('dts_session=abc');
     answer = envelope(200, { authenticated: false }, [], { 'set-cookie': 'dts_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT' });
     await client.user.state();
-    expect(calls[1].headers.Cookie).toBe('dts_session=abc');
+    expect(calls[1]!.headers.Cookie).toBe('dts_session=abc');
     expect(client.cookie).toBeUndefined();
   });
 
@@ -78,7 +81,14 @@ describe('DeviceTelemetryClient (without a server)', () => {
     const client = new DeviceTelemetryClient({ baseUrl: 'http://svc.invalid', fetch });
     const error = (await client.fences.list().catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
-    expect({ status: error.status, code: error.code, field: error.field, errors: error.errors, requestId: error.requestId, retryAfter: error.retryAfter }).toEqual({
+    expect({
+      status: error.status,
+      code: error.code,
+      field: error.field,
+      errors: error.errors,
+      requestId: error.requestId,
+      retryAfter: error.retryAfter,
+    }).toEqual({
       status: 400,
       code: 'VALIDATION_FAILED',
       field: 'name',
@@ -93,14 +103,22 @@ describe('DeviceTelemetryClient (without a server)', () => {
   it('throws ApiError without a code for an answer that is not an envelope', async () => {
     const { fetch } = recording(() => new Response('<html>Bad Gateway</html>', { status: 502 }));
     const error = (await new DeviceTelemetryClient({ baseUrl: 'http://svc.invalid', fetch }).system.version().catch((e: unknown) => e)) as ApiError;
-    expect({ isApiError: error instanceof ApiError, status: error.status, code: error.code, errors: error.errors }).toEqual({ isApiError: true, status: 502, code: undefined, errors: [] });
+    expect({ isApiError: error instanceof ApiError, status: error.status, code: error.code, errors: error.errors }).toEqual({
+      isApiError: true,
+      status: 502,
+      code: undefined,
+      errors: [],
+    });
   });
 });
 
 describe('readSse', () => {
   it('parses events split across chunks, skipping comments, keeping the last id', async () => {
     const events = [];
-    for await (const e of readSse(stream('retry: 3000\n: live feed\n\nid: 7\nevent: upl', 'ink\ndata: {"a":1}\n\n: heartbeat\n\nevent: command\ndata: {"b"\ndata: :2}\r\n\r\n'))) events.push(e);
+    for await (const e of readSse(
+      stream('retry: 3000\n: live feed\n\nid: 7\nevent: upl', 'ink\ndata: {"a":1}\n\n: heartbeat\n\nevent: command\ndata: {"b"\ndata: :2}\r\n\r\n'),
+    ))
+      events.push(e);
     expect(events).toEqual([
       { event: 'uplink', data: '{"a":1}', id: '7' },
       { event: 'command', data: '{"b"\n:2}', id: '7' },

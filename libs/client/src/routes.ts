@@ -3,7 +3,7 @@
  * path template). The client's methods call through this table only, so the exported list cannot
  * leave out a route a method uses; apps/api/test/client.e2e-spec.ts compares it with the server's.
  */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ClientRoute<P extends string = string> {
   readonly method: HttpMethod;
@@ -32,19 +32,32 @@ export const ROUTES = {
   sessionActive: route('GET', '/session/active'),
   sessionCookie: route('GET', '/session/cookie'),
   sessionAttributes: route('GET', '/session/attributes'),
+  userSessionsList: route('GET', '/user/session'),
+  userSessionsEndOthers: route('DELETE', '/user/session'),
+  userSessionsEnd: route('DELETE', '/user/session/{id}'),
   // Devices
   devicesList: route('GET', '/user/device'),
   devicesAutocomplete: route('GET', '/user/device/autocomplete'),
   devicesRegister: route('POST', '/user/device/{eui}'),
+  devicesImport: route('POST', '/user/device/import'),
   devicesRemove: route('DELETE', '/user/device/{eui}'),
   devicesRelation: route('GET', '/user/device/result/{eui}/{uid}'),
+  devicesShares: route('GET', '/user/device/share/{eui}'),
   devicesShare: route('POST', '/user/device/share/{eui}'),
+  handoversList: route('GET', '/user/device/handover'),
+  handoversOffer: route('POST', '/user/device/handover/{eui}'),
+  handoversAccept: route('POST', '/user/device/handover/{eui}/accept'),
+  handoversDecline: route('POST', '/user/device/handover/{eui}/decline'),
+  handoversWithdraw: route('DELETE', '/user/device/handover/{eui}'),
   devicesUnshare: route('DELETE', '/user/device/share/{eui}/{uid}'),
   devicesDataTypes: route('GET', '/user/device/data/type/all'),
   // Device metadata
   metaAll: route('GET', '/user/device/meta/all'),
   metaGet: route('GET', '/user/device/meta/{eui}'),
   metaUpdate: route('POST', '/user/device/meta/{eui}'),
+  // Account overview and console settings
+  userOverview: route('GET', '/user/overview'),
+  uiConfig: route('GET', '/ui/config'),
   // Datamodel
   datamodelAll: route('GET', '/datamodel'),
   datamodelNetworks: route('GET', '/datamodel/network'),
@@ -62,40 +75,71 @@ export const ROUTES = {
   fencesGet: route('GET', '/user/fence/{uid}'),
   fencesCreate: route('POST', '/user/fence'),
   fencesRemove: route('DELETE', '/user/fence/{uid}'),
+  fencesUpdate: route('PATCH', '/user/fence/{uid}'),
+  fencesDevices: route('GET', '/user/fence/{uid}/devices'),
   gatewaysList: route('GET', '/user/gateways'),
   gatewaysByNetwork: route('GET', '/user/gateways/{network_ref}'),
   // Ingestion
   ingestTtn: route('POST', '/ingest/ttn'),
   ingestChirpstack: route('POST', '/ingest/chirpstack'),
   ingestRest: route('POST', '/ingest/rest'),
+  ingestHttp: route('POST', '/ingest/http/{uid}'),
   ingestImage: route('POST', '/ingest/image'),
   // Uplinks and data
   uplinksTable: route('GET', '/user/device/table/{eui}'),
   uplinksData: route('GET', '/user/device/data/{eui}'),
   uplinksTest: route('GET', '/test/uplink/{eui}'),
   uplinksLive: route('GET', '/user/device/live/{eui}'),
+  uplinksSeries: route('GET', '/user/device/series/{eui}'),
+  accountLive: route('GET', '/user/live'),
   // Codecs
   codecsList: route('GET', '/user/codec'),
   codecsCreate: route('POST', '/user/codec'),
   codecsRemove: route('DELETE', '/user/codec/{uid}'),
+  codecsGet: route('GET', '/user/codec/{uid}'),
+  codecsUpdate: route('PATCH', '/user/codec/{uid}'),
+  codecsImport: route('POST', '/user/codec/import'),
+  codecsTry: route('POST', '/user/codec/try'),
   // Commands
   commandsList: route('GET', '/user/device/command/{eui}'),
   commandsAvailable: route('GET', '/user/device/command/{eui}/available'),
   commandsCreate: route('POST', '/user/device/command/{eui}'),
   commandsCancel: route('DELETE', '/user/device/command/{eui}/{uid}'),
+  commandsFlush: route('DELETE', '/user/device/command/{eui}'),
   // Networks
   networksList: route('GET', '/user/network'),
   networksCreate: route('POST', '/user/network'),
   networksRemove: route('DELETE', '/user/network/{uid}'),
   // Images
   imagesList: route('GET', '/user/device/image/{eui}'),
+  imagesGallery: route('GET', '/user/image'),
+  imagesLabels: route('GET', '/user/image/labels'),
+  imagesThumb: route('GET', '/user/device/image/{eui}/{image_hash}/thumb'),
   imagesUpload: route('POST', '/user/device/image/{eui}'),
   imagesGet: route('GET', '/user/device/image/{eui}/{image_hash}'),
   imagesRemove: route('DELETE', '/user/device/image/{eui}/{image_hash}'),
   imagesAnnotate: route('POST', '/user/device/image/{eui}/{image_hash}/annotations'),
   imagesFile: route('GET', '/files/image/{image_hash}'),
+  // Integrations
+  integrationsList: route('GET', '/user/integration'),
+  integrationsGet: route('GET', '/user/integration/{uid}'),
+  integrationsCreate: route('POST', '/user/integration'),
+  integrationsUpdate: route('PATCH', '/user/integration/{uid}'),
+  integrationsRemove: route('DELETE', '/user/integration/{uid}'),
+  integrationsDeliveries: route('GET', '/user/integration/{uid}/deliveries'),
+  integrationsRedeliver: route('POST', '/user/integration/{uid}/deliveries/{id}/redeliver'),
+  // Alert rules and alerts
+  rulesList: route('GET', '/user/rule'),
+  rulesGet: route('GET', '/user/rule/{uid}'),
+  rulesCreate: route('POST', '/user/rule'),
+  rulesUpdate: route('PATCH', '/user/rule/{uid}'),
+  rulesRemove: route('DELETE', '/user/rule/{uid}'),
+  alertsList: route('GET', '/user/alert'),
+  alertsGet: route('GET', '/user/alert/{uid}'),
+  alertsAcknowledge: route('POST', '/user/alert/{uid}/ack'),
   // Cache (admin)
   cacheStatus: route('GET', '/cache/status'),
+  cacheEntries: route('GET', '/cache/entries'),
   cacheEntry: route('GET', '/cache/status/{eui}'),
   cacheInvalidate: route('POST', '/cache/invalidate/{eui}'),
   cacheInvalidateAll: route('POST', '/cache/invalidate/all'),
@@ -106,8 +150,11 @@ export const ROUTES = {
   healthLive: route('GET', '/health/live'),
   healthReady: route('GET', '/health/ready'),
   metrics: route('GET', '/metrics'),
+  metricsCluster: route('GET', '/metrics/cluster'),
   // Admin
   adminInfo: route('GET', '/admin/info'),
+  adminAccounts: route('GET', '/admin/accounts'),
+  adminAccountUpdate: route('PATCH', '/admin/accounts/{id}'),
 } as const;
 
 /** Machine-readable list of the routes the client covers: `{method, path}` with `{param}` templates. */

@@ -5,7 +5,7 @@ import { type ClientRoute, fillPath, type PathParams } from './routes';
 export interface DeviceTelemetryClientOptions {
   /** Where the service answers, e.g. `http://localhost:3000` (a path prefix is kept). */
   baseUrl: string;
-  /** An API token, sent as `Authorization: Bearer …`. It wins over a cookie (CONTRACT §3). */
+  /** An API token, sent as `Authorization: Bearer …`. It wins over a cookie (docs/api.md §3). */
   token?: string;
   /** A session cookie (`name=value`). `auth.login()` sets it on this client; `auth.logout()` drops it. */
   cookie?: string;
@@ -26,11 +26,19 @@ export interface RequestOptions<P extends string> {
   body?: unknown;
   /** Sent as multipart/form-data instead of a JSON body. */
   form?: FormData;
+  /** Sent as text of this media type instead of a JSON body (CSV). */
+  text?: { type: string; body: string };
   /** Which credentials the route takes: an account's (default), ingest credentials, or none. */
   credentials?: 'account' | 'ingest' | 'none';
   /** Extra headers of this request. */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Told how much of a multipart body has gone out. Browsers only: fetch cannot report an upload's
+   * progress, so with this and a form the request goes through XMLHttpRequest where there is one
+   * (elsewhere it is ignored).
+   */
+  onUploadProgress?: (sent: number, total: number) => void;
 }
 
 /** A successful envelope with its HTTP status and headers. */
@@ -42,7 +50,8 @@ export interface ApiResponse<T, M = unknown> {
   headers: Headers;
 }
 
-const isEnvelope = (v: unknown): v is Envelope => typeof v === 'object' && v !== null && 'success' in v && 'errors' in v && 'data' in v && Array.isArray((v as Envelope).errors);
+const isEnvelope = (v: unknown): v is Envelope =>
+  typeof v === 'object' && v !== null && 'success' in v && 'errors' in v && 'data' in v && Array.isArray((v as Envelope).errors);
 
 /** Holds the base URL and credentials, sends requests and unwraps envelopes. */
 export class Transport {
@@ -55,7 +64,8 @@ export class Transport {
     this.base = options.baseUrl.replace(/\/+$/, '');
     const f = options.fetch ?? globalThis.fetch;
     if (typeof f !== 'function') throw new TypeError('DeviceTelemetryClient: no fetch available (Node 20+, or pass options.fetch)');
-    this.fetchImpl = f;
+    // A browser's fetch called as a method of another object throws "Illegal invocation".
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     if (options.cookie) this.setCookie(options.cookie);
   }
 
@@ -85,11 +95,18 @@ export class Transport {
     if (cookie && credentials !== 'none') headers.Cookie = cookie;
     let body: string | FormData | undefined;
     if (options.form) body = options.form;
-    else if (options.body !== undefined) {
+    else if (options.text) {
+      headers['Content-Type'] = options.text.type;
+      body = options.text.body;
+    } else if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    const res = await this.fetchImpl(this.url(route, options), { method: route.method, headers, body, redirect: 'manual', signal: options.signal });
+    const url = this.url(route, options);
+    const res =
+      options.form && options.onUploadProgress && browserXhr() && !this.options.fetch
+        ? await sendWithProgress(route.method, url, headers, options.form, options.onUploadProgress, options.signal)
+        : await this.fetchImpl(url, { method: route.method, headers, body, redirect: 'manual', signal: options.signal });
     this.remember(res.headers);
     return res;
   }
@@ -145,13 +162,13 @@ export class Transport {
   private remember(headers: Headers): void {
     const list = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : [];
     for (const line of list) {
-      const [pair, ...attrs] = line.split(';');
+      const [pair = '', ...attrs] = line.split(';');
       const eq = pair.indexOf('=');
       if (eq <= 0) continue;
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
       const expired = attrs.some((a) => {
-        const [k, v = ''] = a.split('=').map((s) => s.trim());
+        const [k = '', v = ''] = a.split('=').map((s) => s.trim());
         if (k.toLowerCase() === 'max-age') return Number(v) <= 0;
         if (k.toLowerCase() === 'expires') return Date.parse(v) <= Date.now();
         return false;
@@ -160,4 +177,66 @@ export class Transport {
       else this.cookies.set(name, value);
     }
   }
+}
+
+/** What of a browser's XMLHttpRequest an upload uses (the client compiles without the DOM's types). */
+interface Xhr {
+  status: number;
+  responseText: string;
+  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  getAllResponseHeaders(): string;
+  send(body: FormData): void;
+  abort(): void;
+}
+
+const browserXhr = () => (globalThis as { XMLHttpRequest?: new () => Xhr }).XMLHttpRequest;
+
+/** Statuses whose Response may not carry a body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * An upload through XMLHttpRequest (the one browser API that reports an upload's progress), its
+ * answer as a fetch Response. Fails as fetch does: a TypeError when the network fails, an
+ * AbortError when the signal aborts.
+ */
+function sendWithProgress(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  form: FormData,
+  onProgress: (sent: number, total: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const Request = browserXhr();
+    if (!Request) return reject(new TypeError('no XMLHttpRequest here'));
+    const xhr = new Request();
+    xhr.open(method, url);
+    // The browser sets Cookie and the multipart boundary itself.
+    for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'cookie') xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onload = () => {
+      const answer = new Headers();
+      for (const line of xhr
+        .getAllResponseHeaders()
+        .trim()
+        .split(/[\r\n]+/)) {
+        const colon = line.indexOf(':');
+        if (colon > 0) answer.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      resolve(new Response(NULL_BODY.has(xhr.status) ? null : (xhr.responseText as string), { status: xhr.status, headers: answer }));
+    };
+    xhr.onerror = () => reject(new TypeError('network error'));
+    xhr.onabort = () => reject(new DOMException('The upload was aborted.', 'AbortError'));
+    if (signal) {
+      if (signal.aborted) return reject(new DOMException('The upload was aborted.', 'AbortError'));
+      signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    }
+    xhr.send(form);
+  });
 }

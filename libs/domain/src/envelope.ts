@@ -1,5 +1,5 @@
 /**
- * The response envelope of every route (spec "Response envelope", CONTRACT §1). Success and failure
+ * The response envelope of every route (docs/api.md §1, §1). Success and failure
  * share the shape so that a client parses one thing.
  */
 export interface Envelope<T = unknown, M = unknown[] | Record<string, unknown>> {
@@ -19,7 +19,7 @@ export interface ApiErrorEntry {
 }
 
 /**
- * Stable error codes (CONTRACT §1, §11) with their HTTP status. Clients switch on `code`, so a code
+ * Stable error codes (docs/api.md §1, §11) with their HTTP status. Clients switch on `code`, so a code
  * is never renamed or reused for another meaning.
  */
 export const ERROR_STATUS = {
@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   EMAIL_TAKEN: 409,
   TOKEN_LIMIT_REACHED: 409,
   COMMAND_NOT_CANCELLABLE: 409,
+  /** An account's integrations (50) or alert rules (2,000) are at their limit. */
+  LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,

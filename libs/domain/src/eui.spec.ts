@@ -11,10 +11,19 @@ describe('normalizeEui', () => {
     expect(isEui(normalizeEui(input))).toBe(true);
   });
 
-  it.each(['', '70b3d57ed000123', '70b3d57ed00012345', '70b3d57ed000123g', '70-b3:d5-7e-d0-00-12-34', '70--b3d57ed0001234', ' 70b3d57ed0001234', 42, null, undefined, '70.b3.d5.7e.d0.00.12.34'])(
-    'refuses %p',
-    (input) => {
-      expect(normalizeEui(input)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '70b3d57ed000123',
+    '70b3d57ed00012345',
+    '70b3d57ed000123g',
+    '70-b3:d5-7e-d0-00-12-34',
+    '70--b3d57ed0001234',
+    ' 70b3d57ed0001234',
+    42,
+    null,
+    undefined,
+    '70.b3.d5.7e.d0.00.12.34',
+  ])('refuses %p', (input) => {
+    expect(normalizeEui(input)).toBeNull();
+  });
 });

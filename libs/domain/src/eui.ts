@@ -1,5 +1,5 @@
 /**
- * Device EUIs (CONTRACT §2): 16 hexadecimal characters, accepted in either case and with `-` or `:`
+ * Device EUIs (docs/api.md §2): 16 hexadecimal characters, accepted in either case and with `-` or `:`
  * separators, always stored and returned upper case without separators.
  */
 export type Eui = string & { readonly __brand: 'Eui' };

@@ -13,6 +13,11 @@ export const QUEUES = {
   commandRequeue: 'command-requeue',
   imageThumbnail: 'image-thumbnail',
   imagePurge: 'image-purge',
+  authPasswordReset: 'auth-password-reset',
+  imageReap: 'image-reap',
+  alertsOfflineCheck: 'alerts-offline-check',
+  alertMail: 'alert-mail',
+  integrationsMaintenance: 'integrations-maintenance',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -35,6 +40,23 @@ export interface JobPayloads {
   'image.thumbnail': { imageUid: number };
   /** Removes a deleted image's bytes from the image store. */
   'image.purge': { imageUid: number };
+  /**
+   * A password reset asked for this address: when an account has it, issue the account's one live
+   * reset token (replacing any other) and mail it. Enqueued whatever the address, so that the
+   * request does the same work for a known and an unknown one.
+   */
+  'auth.password-reset': { email: string };
+  /** Removes uploads that never completed (a process killed mid-upload). Repeats on a schedule. */
+  'image.reap': Record<string, never>;
+  /**
+   * Raises offline alerts for the rule states that came due (and re-arms those whose device spoke
+   * meanwhile); enqueues the alert mails still waiting. Repeats every OFFLINE_CHECK_SECONDS.
+   */
+  'alerts.offline-check': Record<string, never>;
+  /** Mails an alert raised or cleared to its account. Job id: alertMailJobId. */
+  'alert.mail': { alertUid: string; action: 'raised' | 'cleared' };
+  /** Bounds each integration's waiting deliveries and removes events past their retention. Repeats. */
+  'integrations.maintenance': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -49,6 +71,11 @@ export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
   'command.requeue': QUEUES.commandRequeue,
   'image.thumbnail': QUEUES.imageThumbnail,
   'image.purge': QUEUES.imagePurge,
+  'auth.password-reset': QUEUES.authPasswordReset,
+  'image.reap': QUEUES.imageReap,
+  'alerts.offline-check': QUEUES.alertsOfflineCheck,
+  'alert.mail': QUEUES.alertMail,
+  'integrations.maintenance': QUEUES.integrationsMaintenance,
 };
 
 /** One dispatch job per command: a re-enqueue of a waiting or running one is a no-op. */
@@ -62,5 +89,8 @@ export const cacheRebuildJobId = (deviceUid: number, version: number) => `cache.
 
 /** One thumbnail job per image: repeated uploads of an image still being received collapse. */
 export const imageThumbnailJobId = (imageUid: number) => `image.thumbnail-${imageUid}`;
+
+/** One mail per alert and action: the offline check's re-enqueue of a waiting one is a no-op. */
+export const alertMailJobId = (alertUid: string, action: 'raised' | 'cleared') => `alert.mail-${alertUid}-${action}`;
 
 export const ALL_JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { base64ToBytes, bytesToAscii, bytesToBase64, bytesToHex, hexToBytes } from './payload';
 
 describe('payload encodings', () => {
@@ -17,5 +18,19 @@ describe('payload encodings', () => {
 
   it('shows non-printable bytes and the backslash escaped', () => {
     expect(bytesToAscii(Uint8Array.from([0x4f, 0x4b, 0x00, 0x5c, 0xff]))).toBe('OK\\x00\\x5c\\xff');
+  });
+
+  // The encodings are plain TypeScript (the console runs them in the browser): Node's Buffer is the oracle.
+  it('agrees with Node Buffer on any bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const b64 = Buffer.from(bytes).toString('base64');
+        const hex = Buffer.from(bytes).toString('hex');
+        expect(bytesToBase64(bytes)).toBe(b64);
+        expect(bytesToHex(bytes)).toBe(hex.toUpperCase());
+        expect(Array.from(base64ToBytes(b64)!)).toEqual(Array.from(bytes));
+        expect(Array.from(hexToBytes(hex)!)).toEqual(Array.from(bytes));
+      }),
+    );
   });
 });

@@ -1,4 +1,4 @@
-/** Time formats of the wire (CONTRACT §2): every textual time is UTC. */
+/** Time formats of the wire (docs/api.md §2): every textual time is UTC. */
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -27,7 +27,8 @@ const SQL_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 export function parseSqlTimestamp(text: string): Date | null {
   const m = SQL_TIMESTAMP.exec(text);
   if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  // The pattern has six groups, each of digits.
+  const [y = 0, mo = 1, d = 1, h = 0, mi = 0, s = 0] = m.slice(1).map(Number);
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   // Date.UTC rolls 2026-02-30 over into March: reject what does not survive the round trip.
   return formatSqlTimestamp(date) === text ? date : null;

@@ -1,16 +1,26 @@
 import { Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { ALL_JOB_NAMES, type JobName } from '@dts/domain';
+import { AlertMailProcessor } from './alerts/alert-mail.processor';
+import { OfflineCheckProcessor } from './alerts/offline-check.processor';
 import { CacheRebuildProcessor } from './cache/cache-rebuild.processor';
 import { CommandDispatchProcessor } from './commands/command-dispatch.processor';
 import { CommandRequeueProcessor } from './commands/command-requeue.processor';
 import { DevicePurgeProcessor } from './devices/device-purge.processor';
 import { DeviceRedecodeProcessor } from './devices/device-redecode.processor';
 import { ImagePurgeProcessor } from './images/image-purge.processor';
+import { ImageReapProcessor } from './images/image-reap.processor';
 import { ImageThumbnailProcessor } from './images/image-thumbnail.processor';
+import { DeliveryDispatcher } from './integrations/delivery-dispatcher';
+import { EventPump } from './integrations/event-pump';
+import { EventRouter } from './integrations/event-router';
+import { IntegrationsMaintenanceProcessor } from './integrations/integrations-maintenance.processor';
+import { MqttTransport } from './integrations/mqtt-transport';
+import { WebhookTransport } from './integrations/webhook-transport';
 import { JobProcessor } from './job-processor';
 import { MailSendProcessor } from './mail/mail-send.processor';
 import { MailTransport } from './mail/mail-transport';
+import { PasswordResetProcessor } from './mail/password-reset.processor';
 import { PurgeExpiredProcessor } from './maintenance/purge-expired.processor';
 
 /** The job names of libs/domain that no processor handles. */
@@ -20,7 +30,25 @@ export function unhandledJobs(handled: Iterable<JobName>, all: readonly JobName[
 }
 
 /** Every processor; a job name of libs/domain without one here stops the worker at start. */
-const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcessor, DeviceRedecodeProcessor, CacheRebuildProcessor, CommandDispatchProcessor, CommandRequeueProcessor, ImageThumbnailProcessor, ImagePurgeProcessor];
+const PROCESSORS = [
+  MailSendProcessor,
+  PurgeExpiredProcessor,
+  DevicePurgeProcessor,
+  DeviceRedecodeProcessor,
+  CacheRebuildProcessor,
+  CommandDispatchProcessor,
+  CommandRequeueProcessor,
+  ImageThumbnailProcessor,
+  ImagePurgeProcessor,
+  PasswordResetProcessor,
+  ImageReapProcessor,
+  OfflineCheckProcessor,
+  AlertMailProcessor,
+  IntegrationsMaintenanceProcessor,
+];
+
+/** Outbound events: the outbox router, the delivery dispatcher, their transports and what wakes them. */
+const EVENT_FLOW = [EventRouter, DeliveryDispatcher, WebhookTransport, MqttTransport, EventPump];
 
 /**
  * The queue processors. Expects configuration, persistence and queues from the importing root:
@@ -28,7 +56,7 @@ const PROCESSORS = [MailSendProcessor, PurgeExpiredProcessor, DevicePurgeProcess
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [MailTransport, ...PROCESSORS],
+  providers: [MailTransport, ...PROCESSORS, ...EVENT_FLOW],
 })
 export class JobsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -49,10 +49,12 @@ export async function startWorker(config: AppConfig, database: WorkerDatabase, o
   const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), { bufferLogs: true });
   context.useLogger(context.get(Logger));
   await context.init();
-  const health = options.healthPort === null ? null : await healthServer(context.get(ReadinessService), context.get(MetricsService), config, options.healthPort);
+  const health =
+    options.healthPort === null ? null : await healthServer(context.get(ReadinessService), context.get(MetricsService), config, options.healthPort);
   return {
     context,
     async close() {
+      context.get(ReadinessService).markStopping();
       await new Promise<void>((resolve) => (health ? health.close(() => resolve()) : resolve()));
       // Closing the context closes the BullMQ workers: the active jobs finish first.
       await context.close();

@@ -1,6 +1,17 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PersistenceModule } from '@dts/persistence';
-import { type AppConfig, CodecsModule, ConfigModule, CryptoModule, HealthModule, loggerOptions, MetricsModule, withDestination, QueueModule, RedisModule } from '@dts/platform';
+import {
+  type AppConfig,
+  CodecsModule,
+  ConfigModule,
+  CryptoModule,
+  HealthModule,
+  loggerOptions,
+  MetricsModule,
+  withDestination,
+  QueueModule,
+  RedisModule,
+} from '@dts/platform';
 import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from './jobs.module';
 
@@ -18,7 +29,7 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: withDestination(loggerOptions(config, 'worker'), config) }),
-        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize }, config.redis.prefix, config.images),
+        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize, embedded: database.embedded }, config.redis.prefix, config.images),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         HealthModule,

@@ -5,6 +5,8 @@ import { MIGRATIONS } from './migrations';
 export interface DatabaseTarget {
   url: string;
   poolSize: number;
+  /** The embedded database (one session behind its connections): no named prepared statements. */
+  embedded?: boolean;
 }
 
 export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {

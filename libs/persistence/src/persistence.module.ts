@@ -3,45 +3,65 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { type AppConfig, REDIS_CLIENT } from '@dts/platform';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { AlertsRepository, OfflineWatchRepository, RulesRepository } from './alerts';
 import { CacheChunkStore, PgCacheChunkStore, RedisCacheChunkStore } from './cache/cache-chunk.store';
 import { DataCacheRepository } from './cache/data-cache.repository';
+import { DeliveriesRepository, EventRoutingRepository, IntegrationsRepository } from './integrations';
 import { createImageStore, ImageStore } from './images/image-store';
 import { ImagesRepository } from './images/images.repository';
 import { dataSourceOptions, type DatabaseTarget } from './data-source';
 import { LiveBus } from './live/live-bus';
+import { Statements } from './sql/statements';
 import { AccountsRepository } from './repositories/accounts.repository';
+import { CodecsRepository } from './repositories/codecs.repository';
 import { CommandsRepository } from './repositories/commands.repository';
 import { NetworksRepository } from './repositories/networks.repository';
 import { DatamodelRepository } from './repositories/datamodel.repository';
+import { DeviceHandoversRepository } from './repositories/device-handovers.repository';
+import { DeviceListRepository } from './repositories/device-list.repository';
 import { DevicesRepository } from './repositories/devices.repository';
 import { FencesRepository } from './repositories/fences.repository';
 import { GatewaysRepository } from './repositories/gateways.repository';
-import { IngestRepository } from './repositories/ingest.repository';
+import { DeviceEventsRepository } from './uplinks/device-events.repository';
+import { IngestRepository } from './uplinks/ingest.repository';
+import { IngestTargetsCache } from './uplinks/ingest-targets.cache';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { MaintenanceRepository } from './repositories/maintenance.repository';
 import { PasswordResetsRepository } from './repositories/password-resets.repository';
 import { RateLimitsRepository } from './repositories/rate-limits.repository';
+import { SeriesRepository } from './repositories/series.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { SystemStatsRepository } from './repositories/system-stats.repository';
 import { TokensRepository } from './repositories/tokens.repository';
-import { UplinkReadsRepository } from './repositories/uplink-reads.repository';
-import { UplinksRepository } from './repositories/uplinks.repository';
+import { UplinkReadsRepository } from './uplinks/uplink-reads.repository';
+import { UplinksRepository } from './uplinks/uplinks.repository';
 
 const REPOSITORIES = [
+  AlertsRepository,
+  DeliveriesRepository,
+  EventRoutingRepository,
+  IntegrationsRepository,
+  OfflineWatchRepository,
+  RulesRepository,
   AccountsRepository,
   ImagesRepository,
+  CodecsRepository,
   CommandsRepository,
   NetworksRepository,
   DataCacheRepository,
   DatamodelRepository,
+  DeviceListRepository,
   DevicesRepository,
+  DeviceHandoversRepository,
   FencesRepository,
   GatewaysRepository,
   IngestRepository,
+  DeviceEventsRepository,
   FeedbackRepository,
   MaintenanceRepository,
   PasswordResetsRepository,
   RateLimitsRepository,
+  SeriesRepository,
   SessionsRepository,
   SystemStatsRepository,
   TokensRepository,
@@ -66,9 +86,15 @@ export class PersistenceModule {
           useFactory: (ds: DataSource, redis: Redis | null) => (redis ? new RedisCacheChunkStore(redis, cachePrefix) : new PgCacheChunkStore(ds)),
         },
         { provide: ImageStore, inject: [getDataSourceToken()], useFactory: (ds: DataSource) => createImageStore(images, ds) },
-        { provide: LiveBus, inject: [getDataSourceToken(), REDIS_CLIENT], useFactory: (ds: DataSource, redis: Redis | null) => new LiveBus(ds, redis, target.url, cachePrefix) },
+        { provide: IngestTargetsCache, useFactory: () => new IngestTargetsCache(target.url) },
+        { provide: Statements, inject: [getDataSourceToken()], useFactory: (ds: DataSource) => new Statements(ds, !target.embedded) },
+        {
+          provide: LiveBus,
+          inject: [getDataSourceToken(), REDIS_CLIENT],
+          useFactory: (ds: DataSource, redis: Redis | null) => new LiveBus(ds, redis, target.url, cachePrefix),
+        },
       ],
-      exports: [...REPOSITORIES, CacheChunkStore, ImageStore, LiveBus],
+      exports: [...REPOSITORIES, CacheChunkStore, ImageStore, LiveBus, Statements],
     };
   }
 }

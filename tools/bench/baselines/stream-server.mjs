@@ -1,6 +1,7 @@
 // Baseline of figure 3: a bare node:http server that streams a device's history as a JSON array,
-// with the api's SQL (libs/persistence/src/repositories/uplink-reads.repository.ts: keyset batches
-// of 2,000, the same columns and join) and backpressure, and nothing else: no auth, no envelope.
+// with the api's SQL for data rows (libs/persistence/src/uplinks/uplink-reads.repository.ts,
+// `dataRows`: keyset batches of 2,000, the columns a data row shows) and backpressure, and nothing
+// else: no auth, no envelope, no slicing between streams.
 // GET /data/<device uid> → [{uid, ts_unix, time_stamp, humidity, temperature, battery}, …]
 // DATABASE_URL, or DATA_DIR to open the embedded database with the service's own server from dist/.
 import { once } from 'node:events';
@@ -10,10 +11,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 const READ_BATCH = 2_000;
-const COLUMNS = `u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon, u.geoloc_alt, u.decoded,
-  u.valid, u.temperature, u.humidity, u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps,
-  u.api_ref, n.name AS network`;
-const SQL = (keyset) => `SELECT ${COLUMNS} FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
+const COLUMNS = `u.uid::text AS uid, u.received_at, u.ts_device, u.humidity, u.temperature, u.battery_voltage, u.geoloc_lat, u.geoloc_lon, u.geoloc_alt`;
+const SQL = (keyset) => `SELECT ${COLUMNS} FROM uplinks u
   WHERE u.device_id = $1
     AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
     AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
@@ -29,14 +28,20 @@ if (!url) {
 }
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 
-const toRow = (r) => ({
-  uid: Number(r.uid),
-  ts_unix: Math.floor(r.received_at.getTime() / 1000),
-  time_stamp: r.received_at.toISOString(),
-  humidity: r.humidity,
-  temperature: r.temperature,
-  battery: r.battery_voltage,
-});
+const toRow = (r) => {
+  const at = r.ts_device ?? r.received_at;
+  const row = {
+    uid: Number(r.uid),
+    ts_unix: Math.floor(at.getTime() / 1000),
+    time_stamp: at.toISOString(),
+    humidity: r.humidity,
+    temperature: r.temperature,
+    battery: r.battery_voltage,
+  };
+  if (r.geoloc_lat !== null && r.geoloc_lon !== null)
+    Object.assign(row, { geoloc_LAT: r.geoloc_lat, geoloc_LON: r.geoloc_lon }, r.geoloc_alt === null ? {} : { geoloc_ALT: r.geoloc_alt });
+  return row;
+};
 
 async function stream(res, deviceUid) {
   res.writeHead(200, { 'Content-Type': 'application/json' });

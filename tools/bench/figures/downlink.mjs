@@ -49,12 +49,17 @@ async function measureVariant(ctx, variant) {
 
   const statusOf = pool
     ? async (uid) => (await pool.query('SELECT status FROM commands WHERE uid = $1', [uid])).rows[0]?.status
-    : async (uid) => (await call(api.url, 'GET', `/user/device/command/${device.eui}`, { headers: account.auth, expect: 200 })).body.data.find((c) => c.uid === uid)?.status;
+    : async (uid) =>
+        (await call(api.url, 'GET', `/user/device/command/${device.eui}`, { headers: account.auth, expect: 200 })).body.data.find((c) => c.uid === uid)?.status;
   const pollMs = pool ? 2 : 5;
 
   const one = async () => {
     const t0 = performance.now();
-    const created = await call(api.url, 'POST', `/user/device/command/${device.eui}`, { body: { port: 1, payload_hex: '01' }, headers: account.auth, expect: 201 });
+    const created = await call(api.url, 'POST', `/user/device/command/${device.eui}`, {
+      body: { port: 1, payload_hex: '01' },
+      headers: account.auth,
+      expect: 201,
+    });
     const postMs = performance.now() - t0;
     const uid = created.body.data.uid;
     for (;;) {

@@ -89,7 +89,10 @@ export async function run(ctx) {
       goal: 'p50 ≤ 300 ms',
       met: cached.unloadedP50 <= 300,
       note: `at a fixed ${cached.fixedRate.toFixed(2)} req/s (80% of max): p50 ${Math.round(cached.fixedP50)} ms, p99 ${Math.round(cached.fixedP99)} ms`,
-      extra: { fixed: { rate: cached.fixedRate, p50: cached.fixedP50, p99: cached.fixedP99 }, baselineFixed: { rate: baseline.fixedRate, p50: baseline.fixedP50, p99: baseline.fixedP99 } },
+      extra: {
+        fixed: { rate: cached.fixedRate, p50: cached.fixedP50, p99: cached.fixedP99 },
+        baselineFixed: { rate: baseline.fixedRate, p50: baseline.fixedP50, p99: baseline.fixedP99 },
+      },
     }),
     row({
       figure: '3 history',
@@ -98,6 +101,8 @@ export async function run(ctx) {
       unit: 'req/s',
       baseline: baseline.maxRate,
       baselineLabel: 'bare node:http + pg',
+      goal: '≥ 70% of baseline',
+      met: direct.maxRate >= 0.7 * baseline.maxRate,
       note: `one at a time: p50 ${Math.round(direct.unloadedP50)} ms`,
     }),
     row({
@@ -126,7 +131,8 @@ async function measure(ctx, url, headers) {
   const maxRate = median(runs.map((r) => r.closed.rate));
   const fixedRate = maxRate * 0.8;
   const fixed = [];
-  for (let i = 0; i < ctx.runs; i++) fixed.push(await openLoop({ url, headers, rate: fixedRate, seconds: Math.max(ctx.duration, 3 / fixedRate), maxSockets: 64 }));
+  for (let i = 0; i < ctx.runs; i++)
+    fixed.push(await openLoop({ url, headers, rate: fixedRate, seconds: Math.max(ctx.duration, 3 / fixedRate), maxSockets: 64 }));
   return {
     maxRate,
     unloadedP50: median(runs.map((r) => r.unloaded.p50)),
@@ -144,14 +150,18 @@ async function expectRows(url, headers, count, rowsOf) {
   const res = await fetch(url, { headers });
   const body = await res.json();
   const rows = rowsOf(body);
-  if (res.status !== 200 || !Array.isArray(rows) || rows.length !== count) throw new Error(`${url} answered ${res.status} with ${rows?.length} rows, expected ${count}`);
+  if (res.status !== 200 || !Array.isArray(rows) || rows.length !== count)
+    throw new Error(`${url} answered ${res.status} with ${rows?.length} rows, expected ${count}`);
 }
 
 let adminCookie = null;
 async function asAdmin(baseUrl, method, path, expect) {
   if (!adminCookie) {
     const login = await call(baseUrl, 'POST', '/auth/login', { body: { username: ADMIN.ADMIN_USERNAME, password: ADMIN.ADMIN_PASSWORD }, expect: 200 });
-    adminCookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('dts_session='));
+    adminCookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .find((c) => c.startsWith('dts_session='));
   }
   return (await call(baseUrl, method, path, { headers: { Cookie: adminCookie }, expect })).body.data;
 }

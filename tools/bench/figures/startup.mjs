@@ -33,7 +33,23 @@ export async function run(ctx) {
   }
   const baseline = median(hello);
   return [
-    row({ figure: '6 start-up', measure: 'embedded, empty DATA_DIR: spawn → first 200 on /version', value: median(cold), unit: 'ms', baseline, baselineLabel: 'NestJS hello-world', note: `runs: ${cold.map(Math.round).join(', ')} ms` }),
-    row({ figure: '6 start-up', measure: 'embedded, existing DATA_DIR: spawn → first 200 on /version', value: median(warm), unit: 'ms', baseline, baselineLabel: 'NestJS hello-world', note: `runs: ${warm.map(Math.round).join(', ')} ms` }),
+    row({
+      figure: '6 start-up',
+      measure: 'embedded, empty DATA_DIR: spawn → first 200 on /version',
+      value: median(cold),
+      unit: 'ms',
+      baseline,
+      baselineLabel: 'NestJS hello-world',
+      note: `runs: ${cold.map(Math.round).join(', ')} ms`,
+    }),
+    row({
+      figure: '6 start-up',
+      measure: 'embedded, existing DATA_DIR: spawn → first 200 on /version',
+      value: median(warm),
+      unit: 'ms',
+      baseline,
+      baselineLabel: 'NestJS hello-world',
+      note: `runs: ${warm.map(Math.round).join(', ')} ms`,
+    }),
   ];
 }

@@ -24,7 +24,10 @@ export async function accountWithToken(baseUrl, prefix = 'bench') {
   const password = `pw-${randomBytes(8).toString('hex')}`;
   await call(baseUrl, 'POST', '/auth/register', { body: { username, email: `${username}@example.org`, password }, expect: 201 });
   const login = await call(baseUrl, 'POST', '/auth/login', { body: { username, password }, expect: 200 });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('dts_session='));
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('dts_session='));
   if (!cookie) throw new Error('login set no session cookie');
   const created = await call(baseUrl, 'POST', '/user/token', { body: { type: 'API' }, headers: { Cookie: cookie }, expect: 201 });
   const list = await call(baseUrl, 'GET', '/user/token', { headers: { Cookie: cookie }, expect: 200 });

@@ -1,5 +1,5 @@
 // Command-line options of `npm run bench -- [options]`.
-export const FIGURES = ['ingest', 'webhook', 'history', 'auth-read', 'downlink', 'startup'];
+export const FIGURES = ['ingest', 'webhook', 'history', 'auth-read', 'downlink', 'startup', 'series', 'console', 'integrations', 'import', 'codec-load'];
 
 const USAGE = `Usage: npm run bench -- [options]
   --embedded          run on the embedded database (no DATABASE_URL, DATA_DIR in a temp dir)
@@ -12,6 +12,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --log-level=LEVEL   LOG_LEVEL of the api (default info, the service's own default)
   --no-build          do not run tools/build.mjs first
   --cpu-prof          write a V8 CPU profile of every api the figures start (tools/bench/results/profiles/)
+  --dist=DIR          start the api from another build (e.g. a copy of an earlier dist/, for a before/after)
   --help`;
 
 export function parseArgs(argv) {
@@ -26,28 +27,58 @@ export function parseArgs(argv) {
     logLevel: 'info',
     build: true,
     cpuProf: false,
+    dist: 'dist',
   };
   for (const arg of argv) {
     const [key, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
     switch (key) {
-      case '--embedded': opts.embedded = true; break;
-      case '--quick': opts.quick = true; break;
-      case '--no-build': opts.build = false; break;
-      case '--cpu-prof': opts.cpuProf = true; break;
+      case '--embedded':
+        opts.embedded = true;
+        break;
+      case '--quick':
+        opts.quick = true;
+        break;
+      case '--no-build':
+        opts.build = false;
+        break;
+      case '--cpu-prof':
+        opts.cpuProf = true;
+        break;
       case '--only': {
-        const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+        const names = value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const unknown = names.filter((n) => !FIGURES.includes(n));
         if (unknown.length) throw new Error(`unknown figure(s): ${unknown.join(', ')} (known: ${FIGURES.join(', ')})`);
         opts.only = FIGURES.filter((f) => names.includes(f));
         break;
       }
-      case '--runs': opts.runs = positiveInt(key, value); break;
-      case '--duration': opts.duration = positiveInt(key, value); break;
-      case '--pg': opts.pg = value; break;
-      case '--redis': opts.redis = value; break;
-      case '--log-level': opts.logLevel = value; break;
-      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
-      default: throw new Error(`unknown option ${arg}\n${USAGE}`);
+      case '--runs':
+        opts.runs = positiveInt(key, value);
+        break;
+      case '--duration':
+        opts.duration = positiveInt(key, value);
+        break;
+      case '--dist':
+        opts.dist = value;
+        break;
+      case '--pg':
+        opts.pg = value;
+        break;
+      case '--redis':
+        opts.redis = value;
+        break;
+      case '--log-level':
+        opts.logLevel = value;
+        break;
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
   }
   opts.runs ??= opts.quick ? 1 : 3;

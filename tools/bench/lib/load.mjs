@@ -39,12 +39,16 @@ function agentFor(maxSockets) {
 export function request(url, { method = 'GET', headers = {}, body, maxSockets = 256, timeoutMs = 60_000 } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, agent: agentFor(maxSockets) }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk) => (bytes += chunk.length));
-      res.on('end', () => resolve({ status: res.statusCode, bytes, ms: performance.now() - started }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, agent: agentFor(maxSockets) },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode, bytes, ms: performance.now() - started }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end(body);
@@ -87,7 +91,16 @@ export async function openLoop({ url, method = 'GET', headers = {}, body, makeBo
   });
   await Promise.all(pending);
   const elapsed = (performance.now() - t0) / 1000;
-  return { target: rate, rate: latencies.length / elapsed, ok: latencies.length, failed, p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: percentile(latencies, 100) };
+  return {
+    target: rate,
+    rate: latencies.length / elapsed,
+    ok: latencies.length,
+    failed,
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    max: percentile(latencies, 100),
+  };
 }
 
 /**

@@ -29,7 +29,12 @@ export async function machineInfo(ctx) {
     database: ctx.embedded ? `embedded PGlite ${pkgVersion('@electric-sql/pglite')}` : null,
     postgres: null,
     redis: null,
-    packages: Object.fromEntries(['@nestjs/core', '@nestjs/platform-express', 'express', 'typeorm', 'pg', 'bullmq', 'ioredis', 'autocannon', '@electric-sql/pglite'].map((n) => [n, pkgVersion(n)])),
+    packages: Object.fromEntries(
+      ['@nestjs/core', '@nestjs/platform-express', 'express', 'typeorm', 'pg', 'bullmq', 'ioredis', 'autocannon', '@electric-sql/pglite'].map((n) => [
+        n,
+        pkgVersion(n),
+      ]),
+    ),
   };
   if (!ctx.embedded) {
     try {
@@ -38,21 +43,24 @@ export async function machineInfo(ctx) {
       info.postgres = `unreachable: ${error.message}`;
     }
   }
-  if (!ctx.embedded) try {
-    const { default: Redis } = await import('ioredis');
-    const redis = new Redis(ctx.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await redis.connect();
-    info.redis = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? null;
-    redis.disconnect();
-  } catch (error) {
-    info.redis = `unreachable: ${error.message}`;
-  }
+  if (!ctx.embedded)
+    try {
+      const { default: Redis } = await import('ioredis');
+      const redis = new Redis(ctx.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await redis.connect();
+      info.redis = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? null;
+      redis.disconnect();
+    } catch (error) {
+      info.redis = `unreachable: ${error.message}`;
+    }
   return info;
 }
 
 function git(args) {
   try {
-    return execSync(`git ${args}`, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execSync(`git ${args}`, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }

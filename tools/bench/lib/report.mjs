@@ -55,11 +55,7 @@ export function printTable(rows) {
 /** The same table as Markdown, for docs/benchmarks.md. */
 export function markdownTable(rows) {
   const esc = (s) => s.replaceAll('|', '\\|');
-  return [
-    `| ${HEAD.join(' | ')} |`,
-    `|${HEAD.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`)].join('\n');
 }
 
 export function writeResults(result) {

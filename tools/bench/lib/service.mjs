@@ -13,9 +13,10 @@ export const BENCH_SECRETS = {
 /**
  * The api with its in-process worker on the figure's database. `redis: true` adds REDIS_URL
  * (sessions, rate limits, queues and the data cache on Redis) — the default on real PostgreSQL.
- * The per-account rate limit is lifted (the throttler still counts every request).
+ * The per-account rate limit is lifted (the throttler still counts every request). `dist`: another
+ * build to start (tools/bench/cpu-probe.mjs compares builds side by side).
  */
-export async function startApi(ctx, db, { label = 'api', redis = !ctx.embedded, env = {} } = {}) {
+export async function startApi(ctx, db, { label = 'api', redis = !ctx.embedded, env = {}, dist = ctx.dist ?? 'dist' } = {}) {
   const port = await freePort();
   const fullEnv = {
     PATH: process.env.PATH,
@@ -34,7 +35,7 @@ export async function startApi(ctx, db, { label = 'api', redis = !ctx.embedded, 
   };
   // A profile is written when the api exits (each figure stops it with SIGTERM); open it in Chrome DevTools.
   const profile = ctx.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(BENCH_DIR, 'results', 'profiles')}`] : [];
-  const proc = spawnNode(label, [...profile, join(ROOT, 'dist/apps/api/src/main.js')], { cwd: ROOT, env: fullEnv });
+  const proc = spawnNode(label, [...profile, join(ROOT, dist, 'apps/api/src/main.js')], { cwd: ROOT, env: fullEnv });
   const url = `http://127.0.0.1:${port}`;
   const startMs = await waitForHttp(`${url}/version`, proc);
   return { url, port, pid: proc.pid, startMs, stop: proc.stop, exited: proc.exited, stderr: proc.stderr };

@@ -26,11 +26,16 @@ const MB = 2 ** 20;
  * @returns {Promise<{ rssMb: number|null, heapMb: number|null, eldP99Ms: number|null, eldMaxMs: number|null, queue: number|null,
  *   commands: Record<string, number|null>, uplinks: { accepted: number|null, duplicates: number|null, rejected: number|null } }>}
  */
-export async function scrape(url, token) {
-  const res = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${url}/metrics: ${res.status} ${text.slice(0, 200)}`);
-  const s = parse(text);
+export async function scrape(url, token, { cluster = false } = {}) {
+  const read = async (path) => {
+    const res = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${url}${path}: ${res.status} ${text.slice(0, 200)}`);
+    return text;
+  };
+  // The process's own metrics and, from the api, the deployment's queue and command gauges (served
+  // apart, at /metrics/cluster, so that they are read once).
+  const s = parse(`${await read('/metrics')}\n${cluster ? await read('/metrics/cluster') : ''}`);
   const scaled = (name, factor) => (sum(s, name) === null ? null : sum(s, name) * factor);
   return {
     rssMb: scaled('process_resident_memory_bytes', 1 / MB),

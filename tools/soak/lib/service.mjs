@@ -26,7 +26,13 @@ export async function startService(ctx) {
   const shared = { REDIS_URL: ctx.redis, REDIS_PREFIX: redisPrefix(ctx, 'soak'), METRICS_TOKEN };
   const api = await startApi(ctx, db, { label: 'api', redis: false, env: { ...shared, WORKER_IN_PROCESS: 'false' } });
   const worker = await startWorker(ctx, db, shared);
-  return { database: `PostgreSQL database ${db.name}, Redis prefix ${shared.REDIS_PREFIX}`, processes: [{ name: 'api', ...api }, { name: 'worker', ...worker }] };
+  return {
+    database: `PostgreSQL database ${db.name}, Redis prefix ${shared.REDIS_PREFIX}`,
+    processes: [
+      { name: 'api', ...api },
+      { name: 'worker', ...worker },
+    ],
+  };
 }
 
 /** `node dist/apps/worker/src/main.js` with the api's environment; ready when its health port says so. */

@@ -42,14 +42,32 @@ export function judge(records, names, end) {
     const a = median(first.map((r) => r.procs[name]?.rssMb));
     const b = median(last.map((r) => r.procs[name]?.rssMb));
     const limit = a === null ? null : Math.max(a * LIMITS.rssFraction, LIMITS.rssMb);
-    checks.push({ what: `${name} RSS`, ok: a !== null && b !== null && b - a < limit, text: `median ${num(a)} MB → ${num(b)} MB (${b - a >= 0 ? '+' : ''}${num(b - a, 1)} MB; limit +${num(limit)} MB)` });
+    checks.push({
+      what: `${name} RSS`,
+      ok: a !== null && b !== null && b - a < limit,
+      text: `median ${num(a)} MB → ${num(b)} MB (${b - a >= 0 ? '+' : ''}${num(b - a, 1)} MB; limit +${num(limit)} MB)`,
+    });
   }
-  const p99a = percentile(first.flatMap((r) => r.latencies), 99);
-  const p99b = percentile(last.flatMap((r) => r.latencies), 99);
+  const p99a = percentile(
+    first.flatMap((r) => r.latencies),
+    99,
+  );
+  const p99b = percentile(
+    last.flatMap((r) => r.latencies),
+    99,
+  );
   const p99Limit = p99a * LIMITS.p99Factor + LIMITS.p99SlackMs;
-  checks.push({ what: 'p99 latency', ok: p99b <= p99Limit, text: `${num(p99a, 1)} ms → ${num(p99b, 1)} ms (limit ${num(p99Limit, 1)} ms = ${LIMITS.p99Factor} × first + ${LIMITS.p99SlackMs} ms)` });
+  checks.push({
+    what: 'p99 latency',
+    ok: p99b <= p99Limit,
+    text: `${num(p99a, 1)} ms → ${num(p99b, 1)} ms (limit ${num(p99Limit, 1)} ms = ${LIMITS.p99Factor} × first + ${LIMITS.p99SlackMs} ms)`,
+  });
   const totals = Object.fromEntries(CLASSES.map((c) => [c, records.reduce((n, r) => n + r.classes[c], 0)]));
-  checks.push({ what: 'errors', ok: totals['4xx'] + totals['5xx'] + totals.net === 0, text: `${totals['4xx']} 4xx, ${totals['5xx']} 5xx, ${totals.net} network errors of ${records.reduce((n, r) => n + r.sent, 0)} requests` });
+  checks.push({
+    what: 'errors',
+    ok: totals['4xx'] + totals['5xx'] + totals.net === 0,
+    text: `${totals['4xx']} 4xx, ${totals['5xx']} 5xx, ${totals.net} network errors of ${records.reduce((n, r) => n + r.sent, 0)} requests`,
+  });
   const u = end.uplinks;
   checks.push({
     what: 'uplinks',
@@ -57,7 +75,11 @@ export function judge(records, names, end) {
     text: `${u.sent} sent in deliveries answered 202; the api counted ${u.accepted} accepted, ${u.duplicates} duplicates, ${u.rejected} rejected`,
   });
   const c = end.commands;
-  checks.push({ what: 'commands', ok: c.left === 0 && c.failed === 0, text: `${c.created} created; after the drain ${c.left} still Created, ${c.failed} Failed` });
+  checks.push({
+    what: 'commands',
+    ok: c.left === 0 && c.failed === 0,
+    text: `${c.created} created; after the drain ${c.left} still Created, ${c.failed} Failed`,
+  });
   return { flat: checks.every((x) => x.ok), checks, first, last };
 }
 
@@ -69,7 +91,15 @@ function kindRows(records, { first, last }, mix) {
     const all = latencies(records, kind);
     const n = records.reduce((s, r) => s + (r.kinds.get(kind)?.n ?? 0), 0);
     const errors = records.reduce((s, r) => s + (r.kinds.get(kind)?.errors ?? 0), 0);
-    return [kind, String(n), String(errors), num(percentile(all, 50), 1), num(percentile(latencies(first, kind), 99), 1), num(percentile(latencies(last, kind), 99), 1), num(percentile(all, 100))];
+    return [
+      kind,
+      String(n),
+      String(errors),
+      num(percentile(all, 50), 1),
+      num(percentile(latencies(first, kind), 99), 1),
+      num(percentile(latencies(last, kind), 99), 1),
+      num(percentile(all, 100)),
+    ];
   });
 }
 
@@ -78,7 +108,23 @@ const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '--
 /** The whole report: set-up, machine, the interval table, per-kind figures and the verdict. */
 export function markdown({ opts, machine, service, records, names, verdict, errorsSeen, end, mix }) {
   const procHead = names.flatMap((n) => [`${n} RSS MB`, `${n} heap MB`, `${n} ELD p99/max ms`]);
-  const head = ['#', 't (s)', 'sent', '2xx', '4xx', '5xx', 'net', 'p50 ms', 'p99 ms', 'max ms', ...procHead, 'queue', 'client ELD p99 ms', 'client RSS MB', 'load 1 min'];
+  const head = [
+    '#',
+    't (s)',
+    'sent',
+    '2xx',
+    '4xx',
+    '5xx',
+    'net',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    ...procHead,
+    'queue',
+    'client ELD p99 ms',
+    'client RSS MB',
+    'load 1 min',
+  ];
   const { first, last } = verdict;
   const mark = (r) => (r === records[0] ? ' (warm-up)' : first.includes(r) ? ' (first ⅓)' : last.includes(r) ? ' (last ⅓)' : '');
   const rows = records.map((r, i) => [
@@ -107,8 +153,8 @@ export function markdown({ opts, machine, service, records, names, verdict, erro
     `Mix: ${mix.map((k) => `${k.kind} ${k.weight} %`).join(', ')}.`,
     '',
     'RSS, heap and event-loop delay (ELD: p99 and max of the interval, from `nodejs_eventloop_lag_p99_seconds` and `_max_seconds`; they include the 10 ms sampling resolution) ' +
-      'are read from each process\'s `/metrics` at the end of the interval; latencies are measured by the soak from each request\'s due time; ' +
-      '`queue` is `dts_queue_depth` summed over the queues; `client ELD` and `client RSS` are the soak process\'s own; `load 1 min` is the machine\'s load average at the end of the interval.',
+      "are read from each process's `/metrics` at the end of the interval; latencies are measured by the soak from each request's due time; " +
+      "`queue` is `dts_queue_depth` summed over the queues; `client ELD` and `client RSS` are the soak process's own; `load 1 min` is the machine's load average at the end of the interval.",
     '',
     table(head, rows),
     '',

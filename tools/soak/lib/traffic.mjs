@@ -33,11 +33,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout
  */
 function send(url, { method, headers, body }) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, agent },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error('timeout')));
     req.on('error', (error) => reject(Object.assign(error, { reused: req.reusedSocket })));
     req.end(body);
@@ -85,10 +89,22 @@ export function requestKinds({ account, live, archive }, ingestSecret) {
   const uplink = () => {
     const devEUI = pick(live);
     fcnt.set(devEUI, fcnt.get(devEUI) + 1);
-    return { devEUI, port: 1, payload_hex: lppHex(15 + Math.random() * 15, 30 + Math.random() * 40, 3 + Math.random() * 0.6), fcnt: fcnt.get(devEUI), time_stamp_unix: Math.floor(Date.now() / 1000) };
+    return {
+      devEUI,
+      port: 1,
+      payload_hex: lppHex(15 + Math.random() * 15, 30 + Math.random() * 40, 3 + Math.random() * 0.6),
+      fcnt: fcnt.get(devEUI),
+      time_stamp_unix: Math.floor(Date.now() / 1000),
+    };
   };
   const json = (body) => ({ 'Content-Type': 'application/json', ...body });
-  const ingest = (body, uplinks) => ({ method: 'POST', path: '/ingest/rest', headers: json({ 'X-Ingest-Secret': ingestSecret }), body: JSON.stringify(body), uplinks });
+  const ingest = (body, uplinks) => ({
+    method: 'POST',
+    path: '/ingest/rest',
+    headers: json({ 'X-Ingest-Secret': ingestSecret }),
+    body: JSON.stringify(body),
+    uplinks,
+  });
   const get = (path) => ({ method: 'GET', path, headers: account.auth });
   return [
     { kind: 'ingest, 1 uplink', weight: 30, make: () => ingest(uplink(), 1) },
@@ -100,7 +116,13 @@ export function requestKinds({ account, live, archive }, ingestSecret) {
     {
       kind: 'command',
       weight: 8,
-      make: () => ({ method: 'POST', path: `/user/device/command/${pick(live)}`, headers: json({ ...account.auth }), body: JSON.stringify({ port: 10, payload_hex: '01' }), command: true }),
+      make: () => ({
+        method: 'POST',
+        path: `/user/device/command/${pick(live)}`,
+        headers: json({ ...account.auth }),
+        body: JSON.stringify({ port: 10, payload_hex: '01' }),
+        command: true,
+      }),
     },
     // Whole histories of ARCHIVE_UPLINKS rows: the data view is served from its cache, the table from the database.
     { kind: `data, whole (${ARCHIVE_UPLINKS})`, weight: 1, make: () => get(`/user/device/data/${pick(archive)}`) },

@@ -98,24 +98,46 @@ const c = (rules: Map<string, ValidationMetadata>, name: string, i = 0) => rules
 
 // class-transformer ships no types for its metadata storage, which holds the @Transform()s.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: { findTransformMetadatas(target: Type, property: string, type: TransformationType): unknown[] } };
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: {
+    findTransformMetadatas(target: Type, property: string, type: TransformationType): unknown[];
+    findTypeMetadata(target: Type, property: string): { typeFunction: () => unknown } | undefined;
+  };
+};
 
 /** Whether class-transformer converts this member first (digits arriving as text). */
 const transformed = (dto: Type, property: string) => defaultMetadataStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length > 0;
 
 /** Whether a JSON value has a member named like something every object inherits (refused by the pipe). */
-const shadows = (v: unknown): boolean => v !== null && typeof v === 'object' && Object.keys(v).some((k) => k in Object.prototype || k === 'prototype' || shadows((v as Record<string, unknown>)[k]));
+const shadows = (v: unknown): boolean =>
+  v !== null && typeof v === 'object' && Object.keys(v).some((k) => k in Object.prototype || k === 'prototype' || shadows((v as Record<string, unknown>)[k]));
 
 /** Values that satisfy one property's decorators; null means this helper cannot build one. */
 function validValue(dto: Type, kind: 'body' | 'query', property: string, rules: Map<string, ValidationMetadata>): fc.Arbitrary<unknown> | null {
+  const nested = rules.has('nestedValidation') ? defaultMetadataStorage.findTypeMetadata(dto, property)?.typeFunction() : undefined;
+  if (typeof nested === 'function') return validDto(nested as Type, kind);
+  if (rules.has('isArray')) return validArray(rules);
+  if (rules.has('isTopicTemplate')) return fc.constantFrom('dts/{account}/{devEUI}/{event}', 'sensors/{devEUI}', 'farm/north/{event}');
   if (rules.has('isGeoJsonPolygon')) {
     return fc
       .tuple(fc.double({ min: -170, max: 170, noNaN: true }), fc.double({ min: -80, max: 80, noNaN: true }), fc.double({ min: 0.001, max: 5, noNaN: true }))
-      .map(([lon, lat, d]) => ({ type: 'Polygon', coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat]]] }));
+      .map(([lon, lat, d]) => ({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [lon, lat],
+            [lon + d, lat],
+            [lon + d, lat + d],
+            [lon, lat],
+          ],
+        ],
+      }));
   }
   if (rules.has('futureTimestamp')) {
     return fc.integer({ min: 2100, max: 2900 }).map((y) => `${y}-06-15 12:30:00`);
   }
+  // A codec import's scripts: one to four file names (no name an object inherits) to script text.
+  if (rules.has('isFileMap')) return fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9_-]{0,30}\.js$/), fc.string({ maxLength: 200 }), { minKeys: 1, maxKeys: 4 });
   if (rules.has('isBoundedJson')) return fc.jsonValue({ maxDepth: 2 }).filter((v) => JSON.stringify(v).length < 2000 && !shadows(v));
   if (rules.has('isIn')) return fc.constantFrom(...(c(rules, 'isIn') as unknown[]));
   if (rules.has('isBoolean')) return fc.boolean();
@@ -129,12 +151,25 @@ function validValue(dto: Type, kind: 'body' | 'query', property: string, rules: 
   }
   if (rules.has('isEmail')) return fc.emailAddress().filter((e) => e.length <= 254 && !/[^\x21-\x7e]/.test(e));
   if (rules.has('isObject')) return fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }).filter((v) => !shadows(v));
-  if (rules.has('isString')) {
+  if (rules.has('isString') || rules.has('matches')) {
     const matches = c(rules, 'matches') as RegExp | undefined;
     const minLength = (c(rules, 'minLength') as number | undefined) ?? (c(rules, 'isLength', 0) as number | undefined) ?? 0;
     const maxLength = Math.min((c(rules, 'maxLength') as number | undefined) ?? (c(rules, 'isLength', 1) as number | undefined) ?? 200, 300);
     if (matches) return fc.stringMatching(matches).filter((s) => s.length >= minLength && s.length <= maxLength);
     return fc.string({ minLength, maxLength });
+  }
+  return null;
+}
+
+/** Arrays whose elements satisfy the `each` decorators, within the array's size bounds. */
+function validArray(rules: Map<string, ValidationMetadata>): fc.Arbitrary<unknown[]> | null {
+  const bounds = { minLength: (c(rules, 'arrayMinSize') as number | undefined) ?? 0, maxLength: (c(rules, 'arrayMaxSize') as number | undefined) ?? 5 };
+  if (rules.has('isIn')) return fc.uniqueArray(fc.constantFrom(...(c(rules, 'isIn') as unknown[])), bounds);
+  if (rules.has('eachEui')) return fc.array(fc.stringMatching(/^[0-9A-F]{16}$/), bounds);
+  if (rules.has('isString')) {
+    const minLength = (c(rules, 'minLength') as number | undefined) ?? 0;
+    const maxLength = Math.min((c(rules, 'maxLength') as number | undefined) ?? 200, 300);
+    return fc.array(fc.string({ minLength, maxLength }), bounds);
   }
   return null;
 }
@@ -148,7 +183,10 @@ function validDto(dto: Type, kind: 'body' | 'query'): fc.Arbitrary<Record<string
   for (const [property, rules] of rulesOf(dto)) {
     const value = validValue(dto, kind, property, rules);
     if (!value) throw new Error(`${dto.name}.${property}: no generator for its decorators (${[...rules.keys()].join(', ')}); teach validValue`);
-    shape[property] = isOptional(rules) && !rules.has('isBoundedJson') && kind === 'body' ? fc.oneof({ weight: 4, arbitrary: value }, { weight: 1, arbitrary: fc.constant(null) }) : value;
+    shape[property] =
+      isOptional(rules) && !rules.has('isBoundedJson') && kind === 'body'
+        ? fc.oneof({ weight: 4, arbitrary: value }, { weight: 1, arbitrary: fc.constant(null) })
+        : value;
     if (!isOptional(rules)) required.push(property);
   }
   return fc.record(shape, { requiredKeys: required });
@@ -157,17 +195,55 @@ function validDto(dto: Type, kind: 'body' | 'query'): fc.Arbitrary<Record<string
 /** Values of the wrong type or shape for any member. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom('NaN', 'Infinity', '-Infinity', '1e309', '0x10', '1e3', ' 1', '', '\u0000', 'null', 'true', '[]', '{}', '__proto__', -0, 1.5, -1, 2 ** 53, Number.MAX_VALUE),
+  fc.constantFrom(
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e309',
+    '0x10',
+    '1e3',
+    ' 1',
+    '',
+    '\u0000',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '__proto__',
+    -0,
+    1.5,
+    -1,
+    2 ** 53,
+    Number.MAX_VALUE,
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.integer({ min: 5_000, max: 70_000 }).map((n) => 'x'.repeat(n)),
   fc.integer({ min: 20, max: 200 }).map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown),
   fc.integer({ min: 20, max: 200 }).map((depth) => JSON.parse('{"a":'.repeat(depth) + '1' + '}'.repeat(depth)) as unknown),
-  fc.constantFrom('{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"type":"Polygon","coordinates":[[[0,0],[1,0],[0,0]]],"__proto__":1}').map((s) => JSON.parse(s) as unknown),
+  fc
+    .constantFrom('{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"type":"Polygon","coordinates":[[[0,0],[1,0],[0,0]]],"__proto__":1}')
+    .map((s) => JSON.parse(s) as unknown),
 );
 
 const oddKey = fc.oneof(
   fc.string({ maxLength: 20 }),
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'uid', 'id', 'username', 'devEUI', 'ts_created', '', ' ', 'a.b', '0'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    'uid',
+    'id',
+    'username',
+    'devEUI',
+    'ts_created',
+    '',
+    ' ',
+    'a.b',
+    '0',
+  ),
 );
 
 type Mutation = { input: unknown; missing?: string; unknown?: string };
@@ -185,11 +261,17 @@ function mutations(dto: Type, kind: 'body' | 'query'): fc.Arbitrary<Mutation> {
     // A valid object with one member replaced by junk.
     fc.tuple(valid, fc.constantFrom(...properties), junk).map(([o, p, v]) => ({ input: reparse({ ...o, [p]: v }) })),
     // A valid object with an unknown member (JSON.parse makes even __proto__ an own member, as body-parser does).
-    fc.tuple(valid, oddKey.filter((k) => !properties.includes(k)), fc.jsonValue({ maxDepth: 1 })).map(([o, k, v]) => {
-      const input = reparse(o) as Record<string, unknown>;
-      Object.defineProperty(input, k, { value: v, enumerable: true, configurable: true, writable: true });
-      return { input, unknown: k };
-    }),
+    fc
+      .tuple(
+        valid,
+        oddKey.filter((k) => !properties.includes(k)),
+        fc.jsonValue({ maxDepth: 1 }),
+      )
+      .map(([o, k, v]) => {
+        const input = reparse(o) as Record<string, unknown>;
+        Object.defineProperty(input, k, { value: v, enumerable: true, configurable: true, writable: true });
+        return { input, unknown: k };
+      }),
   ];
   if (required.length > 0) {
     options.push(
@@ -206,9 +288,15 @@ function mutations(dto: Type, kind: 'body' | 'query'): fc.Arbitrary<Mutation> {
 /** As the query string parser hands it over: strings, arrays of strings. */
 function queryMutations(dto: Type): fc.Arbitrary<Mutation> {
   const properties = [...rulesOf(dto).keys()];
-  const text = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('NaN', 'Infinity', '-1', '1e3', '0x10', '1.5', '99999999999999999999', '', ' ', '-0'), fc.integer({ min: 1_000, max: 20_000 }).map((n) => '9'.repeat(n)));
+  const text = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.constantFrom('NaN', 'Infinity', '-1', '1e3', '0x10', '1.5', '99999999999999999999', '', ' ', '-0'),
+    fc.integer({ min: 1_000, max: 20_000 }).map((n) => '9'.repeat(n)),
+  );
   const value = fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: fc.array(text, { minLength: 2, maxLength: 3 }) });
-  return fc.dictionary(fc.oneof(fc.constantFrom(...properties), oddKey), value, { maxKeys: 5 }).map((input) => ({ input: JSON.parse(JSON.stringify(input)) as unknown }));
+  return fc
+    .dictionary(fc.oneof(fc.constantFrom(...properties), oddKey), value, { maxKeys: 5 })
+    .map((input) => ({ input: JSON.parse(JSON.stringify(input)) as unknown }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,7 +310,9 @@ async function run(dto: Type, kind: 'body' | 'query', input: unknown): Promise<{
     return { ok: true, value: await pipe.transform(input, metadata) };
   } catch (error) {
     if (error instanceof ApiException) return { ok: false, exception: error };
-    throw new Error(`${dto.name}: the pipe threw ${(error as Error)?.constructor?.name}: ${(error as Error)?.message} for ${JSON.stringify(input)?.slice(0, 300)}`);
+    throw new Error(
+      `${dto.name}: the pipe threw ${(error as Error)?.constructor?.name}: ${(error as Error)?.message} for ${JSON.stringify(input)?.slice(0, 300)}`,
+    );
   }
 }
 
@@ -240,7 +330,9 @@ function expectProperRefusal(exception: ApiException, input: unknown): void {
 
 describe('DTO discovery', () => {
   it('finds the body and query DTOs of the mounted controllers', () => {
-    expect(dtos.map((u) => u.dto.name)).toEqual(expect.arrayContaining(['RegisterDto', 'LoginDto', 'CreateCommandDto', 'DeviceMetaUpdateDto', 'HistoryQueryDto', 'UploadImageDto', 'IngestImageDto']));
+    expect(dtos.map((u) => u.dto.name)).toEqual(
+      expect.arrayContaining(['RegisterDto', 'LoginDto', 'CreateCommandDto', 'DeviceMetaUpdateDto', 'TableQueryDto', 'UploadImageDto', 'IngestImageDto']),
+    );
   });
 
   it('leaves out no validated class of the api (a DTO no route uses is dead code or a missed route)', () => {
@@ -250,7 +342,8 @@ describe('DTO discovery', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (/\.ts$/.test(entry.name) && !/\.(spec|int-spec)\.ts$/.test(entry.name) && readFileSync(path, 'utf8').includes("from 'class-validator'")) files.push(path);
+        else if (/\.ts$/.test(entry.name) && !/\.(spec|int-spec)\.ts$/.test(entry.name) && readFileSync(path, 'utf8').includes("from 'class-validator'"))
+          files.push(path);
       }
     };
     walk(root);
@@ -261,9 +354,22 @@ describe('DTO discovery', () => {
         if (typeof exported === 'function' && metadataOf(exported as Type).length > 0) validated.push(`${relative(root, file)}#${(exported as Type).name}`);
       }
     }
-    const discovered = new Set(dtos.map((u) => u.dto.name));
+    // A route's DTO also covers the classes it extends and the classes of its nested members
+    // (@ValidateNested with @Type): those are validated through it.
+    const discovered = new Set<string>();
+    const cover = (dto: Type): void => {
+      if (discovered.has(dto.name)) return;
+      discovered.add(dto.name);
+      const parent = Object.getPrototypeOf(dto) as Type | null;
+      if (parent && parent !== Function.prototype && metadataOf(parent).length > 0) cover(parent);
+      for (const m of metadataOf(dto)) {
+        const nested = defaultMetadataStorage.findTypeMetadata(dto, m.propertyName)?.typeFunction();
+        if (typeof nested === 'function' && metadataOf(nested as Type).length > 0) cover(nested as Type);
+      }
+    };
+    for (const u of dtos) cover(u.dto);
     // The *Form classes only describe multipart bodies in the OpenAPI document (they add `file`).
-    expect(validated.filter((v) => !discovered.has(v.split('#')[1]) && !/Form$/.test(v))).toEqual([]);
+    expect(validated.filter((v) => !discovered.has(v.split('#')[1]!) && !/Form$/.test(v))).toEqual([]);
     expect(validated.length).toBeGreaterThanOrEqual(dtos.length);
   });
 });
@@ -311,7 +417,7 @@ describe('members named like inherited properties (found by this fuzz)', () => {
   it.each([
     ['body', 'RegisterDeviceDto', { label: 'x', tags: { valueOf: 1, a: 2 } }, 'tags.valueOf'],
     ['body', 'LoginDto', { username: 'a', password: 'b', toString: 'x' }, 'toString'],
-    ['query', 'HistoryQueryDto', Object.assign(Object.create(null) as object, { hasOwnProperty: '1', limit: '5' }), 'hasOwnProperty'],
+    ['query', 'TableQueryDto', Object.assign(Object.create(null) as object, { hasOwnProperty: '1', limit: '5' }), 'hasOwnProperty'],
     ['query', 'AutocompleteQueryDto', Object.assign(Object.create(null) as object, { ['__proto__']: 'x' }), '__proto__'],
   ])('%s of %s: %j', async (kind, name, input, field) => {
     const use = dtos.find((u) => u.dto.name === name)!;

@@ -28,12 +28,17 @@ export async function login(svc: TestService, account: TestAccount): Promise<str
   const res = await svc.http().post('/auth/login').send({ username: account.username, password: account.password }).expect(200);
   const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith(`${svc.config.session.cookieName}=`));
   if (!cookie) throw new Error('login set no session cookie');
-  return cookie.split(';')[0];
+  return cookie.split(';')[0]!;
 }
 
 /** Creates a token with a session and returns its uid and value. */
 export async function createToken(svc: TestService, cookie: string, type: 'API' | 'app' | 'master' = 'API', extra: Record<string, unknown> = {}) {
-  const created = await svc.http().post('/user/token').set('Cookie', cookie).send({ type, ...extra }).expect(201);
+  const created = await svc
+    .http()
+    .post('/user/token')
+    .set('Cookie', cookie)
+    .send({ type, ...extra })
+    .expect(201);
   const uid = created.body.data as number;
   const list = await svc.http().get('/user/token').set('Cookie', cookie).expect(200);
   const token = (list.body.data as { uid: number; hash: string }[]).find((t) => t.uid === uid);

@@ -6,7 +6,14 @@ import type { Response } from 'supertest';
 export function expectError(res: Response, status: number, code: string, field?: string) {
   expect({ status: res.status, body: res.body }).toMatchObject({
     status,
-    body: { success: false, data: null, debug: [], meta: [], messages: [], errors: expect.arrayContaining([expect.objectContaining(field ? { code, field } : { code })]) },
+    body: {
+      success: false,
+      data: null,
+      debug: [],
+      meta: [],
+      messages: [],
+      errors: expect.arrayContaining([expect.objectContaining(field ? { code, field } : { code })]),
+    },
   });
   return res.body.errors as { code: string; message: string; field?: string }[];
 }
@@ -31,6 +38,9 @@ export async function apiFailure(call: Promise<unknown>): Promise<ApiError> {
 /** Asserts that a typed-client call fails with this status and code (naming this field); returns the error. */
 export async function expectApiError(call: Promise<unknown>, status: number, code: ErrorCode, field?: string): Promise<ApiError> {
   const error = await apiFailure(call);
-  expect({ status: error.status, errors: error.errors }).toMatchObject({ status, errors: expect.arrayContaining([expect.objectContaining(field ? { code, field } : { code })]) });
+  expect({ status: error.status, errors: error.errors }).toMatchObject({
+    status,
+    errors: expect.arrayContaining([expect.objectContaining(field ? { code, field } : { code })]),
+  });
   return error;
 }

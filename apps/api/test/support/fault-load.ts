@@ -47,7 +47,10 @@ export async function call(url: string, init: RequestInit & { json?: unknown } =
  * `call` over node:http on a connection of its own, with `written`: resolves once the whole request
  * has been handed to the kernel, which on loopback means it has reached the server's socket.
  */
-export function callTracked(url: string, init: { method?: string; headers?: Record<string, string>; json?: unknown } = {}): { written: Promise<void>; answer: Promise<Answer & { error?: string }> } {
+export function callTracked(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; json?: unknown } = {},
+): { written: Promise<void>; answer: Promise<Answer & { error?: string }> } {
   const started = Date.now();
   const body = init.json === undefined ? undefined : JSON.stringify(init.json);
   let written!: () => void;
@@ -57,21 +60,29 @@ export function callTracked(url: string, init: { method?: string; headers?: Reco
       written();
       resolve({ status: 0, body: null, headers: new Headers(), ms: Date.now() - started, error: `${error.name}: ${error.message}` });
     };
-    const req = httpRequest(url, { method: init.method ?? 'GET', agent: false, headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }), ...init.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', failed);
-      res.on('end', () => {
-        let parsed: Answer['body'] = null;
-        try {
-          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          parsed = null;
-        }
-        const headers = new Headers(Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
-        resolve({ status: res.statusCode ?? 0, body: parsed, headers, ms: Date.now() - started });
-      });
-    });
+    const req = httpRequest(
+      url,
+      {
+        method: init.method ?? 'GET',
+        agent: false,
+        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }), ...init.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', failed);
+        res.on('end', () => {
+          let parsed: Answer['body'] = null;
+          try {
+            parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            parsed = null;
+          }
+          const headers = new Headers(Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
+          resolve({ status: res.statusCode ?? 0, body: parsed, headers, ms: Date.now() - started });
+        });
+      },
+    );
     req.setTimeout(HANG_BOUND_MS, () => req.destroy(new Error('timed out')));
     req.on('error', failed);
     req.on('finish', () => written());
@@ -89,8 +100,15 @@ export async function accountOverHttp(baseUrl: string, prefix: string): Promise<
   const password = `pw-${randomBytes(8).toString('hex')}`;
   const register = await call(`${baseUrl}/auth/register`, { method: 'POST', json: { username, email: `${username}@example.org`, password } });
   if (register.status !== 201) throw new Error(`register: ${register.status} ${JSON.stringify(register.body)}`);
-  const login = await fetch(`${baseUrl}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
-  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('dts_session='))!.split(';')[0];
+  const login = await fetch(`${baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('dts_session='))!
+    .split(';')[0]!;
   const made = await call(`${baseUrl}/user/token`, { method: 'POST', headers: { Cookie: cookie }, json: { type: 'API' } });
   const listed = await call(`${baseUrl}/user/token`, { headers: { Cookie: cookie } });
   const token = (listed.body!.data as { uid: number; hash: string }[]).find((t) => t.uid === made.body!.data)!.hash;
@@ -101,7 +119,8 @@ export async function accountOverHttp(baseUrl: string, prefix: string): Promise<
 export function unavailableProblem(a: Answer): string | null {
   const b = a.body;
   if (a.status !== 503) return `status ${a.status}`;
-  if (!b || b.success !== false || b.data !== null || !Array.isArray(b.errors) || !b.errors.some((e) => e.code === 'UNAVAILABLE')) return `503 without the UNAVAILABLE envelope: ${JSON.stringify(b)}`;
+  if (!b || b.success !== false || b.data !== null || !Array.isArray(b.errors) || !b.errors.some((e) => e.code === 'UNAVAILABLE'))
+    return `503 without the UNAVAILABLE envelope: ${JSON.stringify(b)}`;
   if (!(Number(a.headers.get('retry-after')) > 0)) return '503 without Retry-After';
   return null;
 }
@@ -194,7 +213,11 @@ export function startLoad(t: LoadTargets, options: { ingesters?: number; pauseMs
       const key = `${eui}:${n}`;
       // A network server retries an uplink until it is taken; the test does too, even past stop().
       for (let attempt = 0; ; attempt++) {
-        const a = await call(`${base()}/ingest/rest`, { method: 'POST', headers: { 'X-Ingest-Secret': t.ingestSecret }, json: { devEUI: eui, port: 1, payload_hex: '036700E5', fcnt: n, time_stamp_unix: 1_777_000_000 + n } });
+        const a = await call(`${base()}/ingest/rest`, {
+          method: 'POST',
+          headers: { 'X-Ingest-Secret': t.ingestSecret },
+          json: { devEUI: eui, port: 1, payload_hex: '036700E5', fcnt: n, time_stamp_unix: 1_777_000_000 + n },
+        });
         tally('POST /ingest/rest', a);
         if (a.status === 202) {
           report.accepted.add(key);
@@ -212,10 +235,14 @@ export function startLoad(t: LoadTargets, options: { ingesters?: number; pauseMs
   const commander = async () => {
     while (running) {
       const n = commandNo++;
-      const eui = t.commandEuis[n % t.commandEuis.length];
+      const eui = t.commandEuis[n % t.commandEuis.length]!;
       const payload = `${randomBytes(2).toString('hex')}${n.toString(16).padStart(6, '0')}`;
       for (let attempt = 0; running || attempt > 0; attempt++) {
-        const a = await call(`${base()}/user/device/command/${eui}`, { method: 'POST', headers: { Authorization: `Bearer ${t.token}` }, json: { port: 10, payload_hex: payload } });
+        const a = await call(`${base()}/user/device/command/${eui}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t.token}` },
+          json: { port: 10, payload_hex: payload },
+        });
         tally('POST /user/device/command', a);
         if (a.status === 201) {
           report.commands.set((a.body?.data as { uid: number }).uid, { eui, payload });
@@ -255,6 +282,11 @@ export function startLoad(t: LoadTargets, options: { ingesters?: number; pauseMs
 /** `route: status×count, …` for the summary lines. */
 export function describeAnswers(report: LoadReport): string {
   return Object.entries(report.answers)
-    .map(([route, statuses]) => `${route} ${Object.entries(statuses).map(([s, n]) => `${n}×${s}`).join('/')}`)
+    .map(
+      ([route, statuses]) =>
+        `${route} ${Object.entries(statuses)
+          .map(([s, n]) => `${n}×${s}`)
+          .join('/')}`,
+    )
     .join('; ');
 }

@@ -32,7 +32,9 @@ export interface TestServiceOptions {
 /** Starts the whole service (api and in-process worker) on a free port with a database of its own. */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const shared = options.sameDatabaseAs;
-  const db: TestDatabase = shared ? { url: shared.handle.database.embedded ? null : shared.handle.database.url, drop: async () => undefined } : await createTestDatabase();
+  const db: TestDatabase = shared
+    ? { url: shared.handle.database.embedded ? null : shared.handle.database.url, drop: async () => undefined }
+    : await createTestDatabase();
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     PORT: '0',

@@ -71,12 +71,16 @@ export function prng(seed: number) {
   };
   return {
     next,
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
+    pick: <T>(list: readonly T[]): T => {
+      const item = list[Math.floor(next() * list.length)];
+      if (item === undefined) throw new Error('pick from an empty list');
+      return item;
+    },
     shuffle: <T>(list: readonly T[]): T[] => {
       const out = [...list];
       for (let i = out.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));
-        [out[i], out[j]] = [out[j], out[i]];
+        [out[i], out[j]] = [out[j]!, out[i]!];
       }
       return out;
     },
@@ -98,15 +102,62 @@ const enc = encodeURIComponent;
 /** Path parameter values that are not what the parameter names, in the ways clients get them wrong. */
 export const ODD_PATH_VALUES: Record<'eui' | 'hash' | 'uid', string[]> = {
   eui: [
-    '0011223344556', '00112233445566778899', 'GGGGGGGGGGGGGGGG', enc('ÄÖÜ0112233445566é'), '%00', `0011223344556677${'%00'}`, '..%2F..%2Fetc%2Fpasswd', '..%5C..',
-    '1e3', '0x10', '-1', '0', '%20', enc('00:11:22:33:44:55:66:7'), '00-11-22-33-44-55-66-77-88', 'null', 'x'.repeat(5000), enc('\u202e0011223344556677'),
-    enc("0011223344556677' OR '1'='1"), '%FF%FE', enc('０１２３４５６７８９ＡＢＣＤＥＦ'),
+    '0011223344556',
+    '00112233445566778899',
+    'GGGGGGGGGGGGGGGG',
+    enc('ÄÖÜ0112233445566é'),
+    '%00',
+    `0011223344556677${'%00'}`,
+    '..%2F..%2Fetc%2Fpasswd',
+    '..%5C..',
+    '1e3',
+    '0x10',
+    '-1',
+    '0',
+    '%20',
+    enc('00:11:22:33:44:55:66:7'),
+    '00-11-22-33-44-55-66-77-88',
+    'null',
+    'x'.repeat(5000),
+    enc('\u202e0011223344556677'),
+    enc("0011223344556677' OR '1'='1"),
+    '%FF%FE',
+    enc('０１２３４５６７８９ＡＢＣＤＥＦ'),
   ],
   hash: [
-    'abc', 'z'.repeat(32), '0'.repeat(31), '0'.repeat(33), enc('é'.repeat(32)), '%00', `${'0'.repeat(32)}%00`, '..%2F..%2Fetc%2Fpasswd', '1e3', '0x10', '-1',
-    'x'.repeat(5000), enc('0'.repeat(16) + "' OR '1'='1"), '%FF%FE',
+    'abc',
+    'z'.repeat(32),
+    '0'.repeat(31),
+    '0'.repeat(33),
+    enc('é'.repeat(32)),
+    '%00',
+    `${'0'.repeat(32)}%00`,
+    '..%2F..%2Fetc%2Fpasswd',
+    '1e3',
+    '0x10',
+    '-1',
+    'x'.repeat(5000),
+    enc('0'.repeat(16) + "' OR '1'='1"),
+    '%FF%FE',
   ],
-  uid: ['-1', '0', '1.5', '1e3', '0x10', '99999999999999999999', '2147483648', 'NaN', 'Infinity', 'abc', '%00', '%201', '1%00', enc('１'), '..%2F1', '9'.repeat(5000)],
+  uid: [
+    '-1',
+    '0',
+    '1.5',
+    '1e3',
+    '0x10',
+    '99999999999999999999',
+    '2147483648',
+    'NaN',
+    'Infinity',
+    'abc',
+    '%00',
+    '%201',
+    '1%00',
+    enc('１'),
+    '..%2F1',
+    '9'.repeat(5000),
+  ],
 };
 
 export function pathParamKind(name: string): 'eui' | 'hash' | 'uid' {
@@ -117,8 +168,9 @@ export function pathParamKind(name: string): 'eui' | 'hash' | 'uid' {
 
 export function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    if (!(name in values)) throw new Error(`no value for path parameter ${name} of ${template}`);
-    return values[name];
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    if (value === undefined) throw new Error(`no value for path parameter ${name} of ${template}`);
+    return value;
   });
 }
 
@@ -135,7 +187,13 @@ export function wrongValues(schema: Schema): { what: string; value: unknown }[] 
     if (schema.enum) out.push({ what: 'not in the enum', value: 'zz-not-an-option' });
     if (schema.minLength) out.push({ what: 'too short', value: '' });
   } else if (type === 'integer' || type === 'number') {
-    out.push({ what: 'text', value: 'abc' }, { what: 'NaN text', value: 'NaN' }, { what: 'an object', value: { n: 1 } }, { what: 'an array', value: [1] }, { what: 'true', value: true });
+    out.push(
+      { what: 'text', value: 'abc' },
+      { what: 'NaN text', value: 'NaN' },
+      { what: 'an object', value: { n: 1 } },
+      { what: 'an array', value: [1] },
+      { what: 'true', value: true },
+    );
     out.push({ what: 'huge', value: 1e300 }, { what: 'beyond safe integers', value: 2 ** 60 });
     if (type === 'integer') out.push({ what: 'a fraction', value: 1.5 });
     if (schema.minimum !== undefined) out.push({ what: 'below the minimum', value: schema.minimum - 1 });
@@ -143,11 +201,19 @@ export function wrongValues(schema: Schema): { what: string; value: unknown }[] 
   } else if (type === 'boolean') {
     out.push({ what: 'text', value: 'yes' }, { what: 'a number', value: 7 }, { what: 'an object', value: {} });
   } else if (type === 'object') {
-    out.push({ what: 'text', value: 'x' }, { what: 'a number', value: 1 }, { what: 'an array', value: [] }, { what: 'a huge object', value: Object.fromEntries(Array.from({ length: 5000 }, (_v, i) => [`k${i}`, HUGE.slice(0, 20)])) });
+    out.push(
+      { what: 'text', value: 'x' },
+      { what: 'a number', value: 1 },
+      { what: 'an array', value: [] },
+      { what: 'a huge object', value: Object.fromEntries(Array.from({ length: 5000 }, (_v, i) => [`k${i}`, HUGE.slice(0, 20)])) },
+    );
   } else if (type === 'array') {
     out.push({ what: 'an object', value: {} }, { what: 'text', value: 'x' }, { what: 'a huge array', value: Array.from({ length: 20_000 }, () => 1) });
   } else {
-    out.push({ what: 'an array of objects', value: [{ a: [{ b: HUGE.slice(0, 50) }] }] }, { what: 'a deep object', value: JSON.parse('{"a":'.repeat(500) + '1' + '}'.repeat(500)) as unknown });
+    out.push(
+      { what: 'an array of objects', value: [{ a: [{ b: HUGE.slice(0, 50) }] }] },
+      { what: 'a deep object', value: JSON.parse('{"a":'.repeat(500) + '1' + '}'.repeat(500)) as unknown },
+    );
   }
   return out;
 }
@@ -155,7 +221,8 @@ export function wrongValues(schema: Schema): { what: string; value: unknown }[] 
 /** Query values no parameter should take as given. */
 export function oddQueryValues(schema: Schema): string[] {
   const type = schema.type ?? 'string';
-  if (type === 'integer' || type === 'number') return ['abc', '1.5', '-1', '1e3', '0x10', '99999999999999999999', '999999999999999', '', 'NaN', 'Infinity', '%201', '9'.repeat(3000)];
+  if (type === 'integer' || type === 'number')
+    return ['abc', '1.5', '-1', '1e3', '0x10', '99999999999999999999', '999999999999999', '', 'NaN', 'Infinity', '%201', '9'.repeat(3000)];
   return ['x'.repeat(5000), enc('é\u0000'), '%00', schema.enum ? 'zz-not-an-option' : enc('\u202e'), ''];
 }
 
@@ -179,7 +246,11 @@ export function wholeBodyMutations(): { what: string; json?: unknown; raw?: { bo
 }
 
 /** The body-member mutations of a JSON body schema applied to a valid body. */
-export function bodyMemberMutations(schema: Schema, doc: OpenApiDocument, valid: Record<string, unknown>): { what: string; json: unknown; member: string | null }[] {
+export function bodyMemberMutations(
+  schema: Schema,
+  doc: OpenApiDocument,
+  valid: Record<string, unknown>,
+): { what: string; json: unknown; member: string | null }[] {
   const s = resolve(doc, schema);
   const out: { what: string; json: unknown; member: string | null }[] = [];
   for (const [name, prop] of Object.entries(s.properties ?? {})) {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -72,11 +73,38 @@ export async function stopProcesses(procs: Proc[]): Promise<void> {
 }
 
 /** The environment docker-compose.yml gives a service, `<<` merges applied. */
+/**
+ * The `.env` an operator writes beside docker-compose.yml: its required variables (`${NAME:?…}`),
+ * generated once per test process so that every process of a topology shares them.
+ */
+export const COMPOSE_VARIABLES: Record<string, string> = Object.fromEntries(
+  ['POSTGRES_PASSWORD', 'INGEST_SECRET', 'TOKEN_ENCRYPTION_KEY', 'SESSION_SECRET', 'METRICS_TOKEN'].map((name) => [name, randomBytes(32).toString('hex')]),
+);
+
+/** docker-compose.yml's text with `${NAME}`, `${NAME:?message}` and `${NAME:-default}` replaced as compose does. */
+export function interpolateCompose(text: string, variables: Record<string, string>): string {
+  return text.replace(/\$\{([A-Z0-9_]+)(?:(:\?|:-)([^}]*))?\}/g, (_all, name: string, op: string | undefined, arg: string | undefined) => {
+    const value = variables[name];
+    if (value) return value;
+    if (op === ':-') return arg ?? '';
+    throw new Error(`docker-compose.yml needs ${name}${op === ':?' ? `: ${arg}` : ''}`);
+  });
+}
+
 export function composeEnvironment(service: string): Record<string, string> {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment?: Record<string, unknown> }> };
+  const compose = parse(interpolateCompose(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), COMPOSE_VARIABLES), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, unknown> }>;
+  };
   const env = compose.services[service]?.environment;
   if (!env) throw new Error(`docker-compose.yml has no environment for ${service}`);
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
+}
+
+/** The INGEST_SECRET docker-compose.yml gives the API: what the suites running its processes send to /ingest. */
+export function composeIngestSecret(): string {
+  const secret = composeEnvironment('api-1').INGEST_SECRET;
+  if (!secret) throw new Error('docker-compose.yml gives api-1 no INGEST_SECRET');
+  return secret;
 }
 
 export function findNginx(): string | null {

@@ -6,7 +6,18 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { freePort } from './ports';
-import { API_MAIN, composeEnvironment, MIGRATE_MAIN, type Proc, sleep, startProcess, stopProcesses, waitReady, WORKER_MAIN } from './processes';
+import {
+  API_MAIN,
+  composeEnvironment,
+  composeIngestSecret,
+  MIGRATE_MAIN,
+  type Proc,
+  sleep,
+  startProcess,
+  stopProcesses,
+  waitReady,
+  WORKER_MAIN,
+} from './processes';
 
 /**
  * PostgreSQL and Redis servers of a suite's own, which it may stop and start: the fault suites
@@ -16,7 +27,9 @@ import { API_MAIN, composeEnvironment, MIGRATE_MAIN, type Proc, sleep, startProc
 
 /** The directory of initdb/pg_ctl/postgres: PG_BIN, else the newest /usr/lib/postgresql/<n>/bin. */
 export function findPostgresBin(): string | null {
-  const candidates = [process.env.PG_BIN, ...listVersions('/usr/lib/postgresql').map((v) => `/usr/lib/postgresql/${v}/bin`), '/usr/local/pgsql/bin'].filter(Boolean) as string[];
+  const candidates = [process.env.PG_BIN, ...listVersions('/usr/lib/postgresql').map((v) => `/usr/lib/postgresql/${v}/bin`), '/usr/local/pgsql/bin'].filter(
+    Boolean,
+  ) as string[];
   const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
   if (found) return found;
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
@@ -40,12 +53,15 @@ export function findRedisServer(): string | null {
   return onPath.status === 0 && onPath.stdout.trim() ? onPath.stdout.trim() : null;
 }
 
+/** A command line: the program, then its arguments. */
+type Argv = [string, ...string[]];
+
 /** Runs `argv` as the `postgres` OS user when we are root (initdb and postgres refuse to run as root). */
-function asPostgres(argv: string[]): string[] {
+function asPostgres(argv: Argv): Argv {
   return process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', ...argv] : argv;
 }
 
-function run(argv: string[], what: string, timeoutMs = 60_000): string {
+function run(argv: Argv, what: string, timeoutMs = 60_000): string {
   const [command, ...args] = argv;
   const done = spawnSync(command, args, { encoding: 'utf8', timeout: timeoutMs, env: { PATH: process.env.PATH ?? '', LC_ALL: 'C' } });
   if (done.status !== 0) throw new Error(`${what} failed (${done.status ?? done.signal ?? done.error?.message}):\n${done.stdout}\n${done.stderr}`);
@@ -121,8 +137,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       if (destroyed) return;
       destroyed = true;
       if (existsSync(join(data, 'postmaster.pid'))) {
-        const argv = asPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);
-        spawnSync(argv[0], argv.slice(1), { timeout: 30_000 });
+        const [command, ...args] = asPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);
+        spawnSync(command, args, { timeout: 30_000 });
       }
       rmSync(dir, { recursive: true, force: true });
     },
@@ -151,8 +167,26 @@ export async function startPrivateRedis(options: { maxmemoryPolicy?: string } = 
   const dir = mkdtempSync(join(tmpdir(), 'dts-redis-'));
   const port = await freePort();
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '',
-    '--maxmemory', '256mb', '--maxmemory-policy', options.maxmemoryPolicy ?? 'noeviction', '--daemonize', 'no', '--logfile', join(dir, 'redis.log'),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'always',
+    '--save',
+    '',
+    '--maxmemory',
+    '256mb',
+    '--maxmemory-policy',
+    options.maxmemoryPolicy ?? 'noeviction',
+    '--daemonize',
+    'no',
+    '--logfile',
+    join(dir, 'redis.log'),
   ];
   let child: ReturnType<typeof spawn> | null = null;
   let exited: Promise<void> = Promise.resolve();
@@ -314,10 +348,15 @@ export async function startFaultTopology(): Promise<FaultTopology> {
     const started = { pg, redis, network };
     return {
       ...started,
-      ingestSecret: composeEnvironment('api-1').INGEST_SECRET,
+      ingestSecret: composeIngestSecret(),
       async startApi(name, extra = {}) {
         const port = await freePort();
-        const proc = startProcess(name, process.execPath, [API_MAIN], env('api-1', { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...extra }));
+        const proc = startProcess(
+          name,
+          process.execPath,
+          [API_MAIN],
+          env('api-1', { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...extra }),
+        );
         procs.push(proc);
         await waitReady(`http://127.0.0.1:${port}/health/ready`, proc);
         return { proc, port, url: `http://127.0.0.1:${port}` };

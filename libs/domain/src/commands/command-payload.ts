@@ -14,15 +14,22 @@ export type PayloadProblem = { field: 'payload_hex' | 'payload_base64' | 'payloa
  * `\xNN` for any other byte (the form the service shows payloads in).
  */
 export function rawCommandBytes(input: RawCommandInput): Uint8Array | PayloadProblem {
-  const given = (['payload_hex', 'payload_base64', 'payload_ASCII'] as const).filter((k) => input[k] !== undefined);
-  if (given.length !== 1) return { field: 'payload', message: 'send exactly one of payload_hex, payload_base64 and payload_ASCII' };
-  const field = given[0];
-  const value = input[field]!;
+  const given = (['payload_hex', 'payload_base64', 'payload_ASCII'] as const).flatMap((field) => {
+    const value = input[field];
+    return value === undefined ? [] : [{ field, value }];
+  });
+  const [only, ...more] = given;
+  if (!only || more.length > 0) return { field: 'payload', message: 'send exactly one of payload_hex, payload_base64 and payload_ASCII' };
+  const { field, value } = only;
   let bytes: Uint8Array | null;
   if (field === 'payload_hex') bytes = hexToBytes(value);
   else if (field === 'payload_base64') bytes = base64ToBytes(value);
   else bytes = asciiToBytes(value);
-  if (!bytes) return { field, message: `${field} is not valid ${field === 'payload_hex' ? 'hexadecimal' : field === 'payload_base64' ? 'Base64' : 'ASCII (printable characters and \\xNN escapes)'}` };
+  if (!bytes)
+    return {
+      field,
+      message: `${field} is not valid ${field === 'payload_hex' ? 'hexadecimal' : field === 'payload_base64' ? 'Base64' : 'ASCII (printable characters and \\xNN escapes)'}`,
+    };
   if (bytes.length === 0) return { field, message: `${field} is empty` };
   if (bytes.length > MAX_LORAWAN_PAYLOAD_BYTES) return { field, message: `${field} is ${bytes.length} bytes; at most ${MAX_LORAWAN_PAYLOAD_BYTES}` };
   return bytes;
@@ -33,9 +40,9 @@ export function asciiToBytes(text: string): Uint8Array | null {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (text[i] === '\\') {
-      const m = /^x([0-9a-fA-F]{2})/.exec(text.slice(i + 1, i + 4));
-      if (!m) return null;
-      out.push(parseInt(m[1], 16));
+      const hex = /^x([0-9a-fA-F]{2})/.exec(text.slice(i + 1, i + 4))?.[1];
+      if (hex === undefined) return null;
+      out.push(parseInt(hex, 16));
       i += 3;
     } else if (code >= 0x20 && code < 0x7f) out.push(code);
     else return null;

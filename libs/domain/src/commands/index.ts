@@ -1,2 +1,1 @@
 export * from './command-payload';
-export * from './encoders';

@@ -1,4 +1,4 @@
-/** GET /user (spec "Account (user)"). `password` is always the mask: the hash never leaves the server. */
+/** GET /user (docs/api.md §15). `password` is always the mask: the hash never leaves the server. */
 export interface AccountWire {
   id: number;
   username: string;

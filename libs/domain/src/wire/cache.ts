@@ -1,4 +1,4 @@
-/** GET /cache/status (CONTRACT §5). */
+/** GET /cache/status (docs/api.md §5). */
 export interface CacheTotalsWire {
   devices: number;
   entries: number;
@@ -25,3 +25,25 @@ export interface CacheInvalidatedWire {
 export interface CacheInvalidatedAllWire {
   devices: number;
 }
+
+/** GET /cache/entries: one device's entry with what an administrator needs to tell it apart. */
+export interface CacheDeviceEntryWire extends CacheEntryWire {
+  label: string;
+  /** The owner's username. */
+  owner: string;
+  bytes: number;
+}
+
+/** GET /cache/entries's `meta`: pass `next_cursor` as `cursor` for the next page. */
+export interface CacheEntryListMetaWire {
+  next_cursor: string | null;
+}
+
+export interface CacheEntryListQuery {
+  /** Only entries that are stale (built for an older version) — true — or only the others. */
+  stale?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+export const CACHE_ENTRIES_MAX_LIMIT = 500;

@@ -1,4 +1,4 @@
-/** Downlink command (spec "Command"); the payload is returned in three encodings at once. */
+/** Downlink command (docs/api.md §15); the payload is returned in three encodings at once. */
 export interface CommandWire {
   uid: number;
   time_stamp: string;
@@ -17,9 +17,30 @@ export interface CommandWire {
 /** Order of the lifecycle: a status never moves back, and the last three are final. */
 export const COMMAND_STATUS_RANK: Readonly<Record<CommandStatus, number>> = { Created: 0, Scheduled: 1, Sent: 2, Acknowledged: 3, Failed: 3, Cancelled: 3 };
 
-/** Lifecycle (CONTRACT §6): Created → Scheduled → Sent → Acknowledged, or Failed / Cancelled. */
+/** Lifecycle (docs/api.md §6): Created → Scheduled → Sent → Acknowledged, or Failed / Cancelled. */
 export const COMMAND_STATUSES = ['Created', 'Scheduled', 'Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+
+/** DELETE /user/device/command/{eui}/{uid}: the command, cancelled. */
+export interface CommandCancelledWire {
+  uid: number;
+  status: 'Cancelled';
+}
+
+/** DELETE /user/device/command/{eui}: every command that had not reached the device, cancelled or kept with why. */
+export interface CommandsFlushedWire {
+  devEUI: string;
+  /** The uids cancelled, oldest first. */
+  cancelled: number[];
+  /** The ones that could not be: handed to the device meanwhile, refused by the network, or the network unreachable. */
+  kept: CommandKeptWire[];
+}
+
+export interface CommandKeptWire {
+  uid: number;
+  status: CommandStatus;
+  reason: string;
+}
 
 /** GET /user/device/command/{eui}/available: the named commands the device's encoder or codec takes. */
 export interface AvailableCommandWire {

@@ -1,4 +1,4 @@
-/** Datamodel enumerations (spec "Datamodel records"). */
+/** Datamodel enumerations (docs/api.md §15). */
 export interface NetworkWire {
   uid: number;
   name: string;

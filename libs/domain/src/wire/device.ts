@@ -1,4 +1,6 @@
-/** Device metadata (spec "Device metadata"): every member present, null where empty. */
+import type { AnyJson } from './json';
+import { SIMULATED } from '../networks/simulated';
+/** Device metadata (docs/api.md §15): every member present, null where empty. */
 export interface DeviceMetaWire {
   uid: number;
   device_ref: number | null;
@@ -24,12 +26,15 @@ export interface DeviceMetaWire {
   firmware_version: string | null;
   signal_percent: number | null;
   signal_dbm: number | null;
+  /** The link margin in dB the network last reported for the device (ChirpStack `status`); null until one did. */
+  margin_db: number | null;
   devEUI: string;
   type: string;
   username: string;
   label: string;
   folder: string | null;
-  tags: unknown;
+  /** Any JSON the owner gave: a list of strings or an object of them, usually. */
+  tags: AnyJson;
 }
 
 export type DeviceRelation = 'owner' | 'shared' | 'none';
@@ -49,6 +54,12 @@ export interface DeviceShareWire {
   username: string;
 }
 
+/** GET /user/device/share/{eui}: one account the device is shared with. */
+export interface DeviceShareEntryWire {
+  user_id: number;
+  username: string;
+}
+
 export interface DeviceUnsharedWire {
   devEUI: string;
   user_id: number;
@@ -61,10 +72,54 @@ export const AUTOCOMPLETE_LIMIT = 25;
 /** Shown as `type` for a device whose network has none. */
 export const DEFAULT_NETWORK_TYPE = 'LoRaWAN';
 /** New devices use the built-in simulated network and no decoding until told otherwise. */
-export const DEFAULT_NETWORK_REF = 1;
+export const DEFAULT_NETWORK_REF = SIMULATED.uid;
 export const DEFAULT_DECODER_REF = 1;
 
 /** Signal quality in percent from RSSI: −120 dBm and below is 0, −30 dBm and above 100. */
 export function signalPercent(rssiDbm: number): number {
   return Math.round(Math.min(100, Math.max(0, ((rssiDbm + 120) / 90) * 100)));
+}
+
+/** Where a bulk import came from: our rows (JSON or CSV), or another network server's export. */
+export type DeviceImportFormat = 'rows' | 'csv' | 'tts' | 'tts-csv' | 'chirpstack';
+
+/** One device a bulk import registers, with its references resolved (POST /user/device/import). */
+export interface DeviceImportRowWire {
+  /** 1-based: the row's place in the file (CSV: data rows after the header line). */
+  row: number;
+  devEUI: string;
+  label: string;
+  type_ref: number | null;
+  decoder_ref: number | null;
+  network_ref: number | null;
+  icon_ref: number | null;
+  folder: string | null;
+  tags: AnyJson;
+}
+
+/** A problem of an import: a row's member (`rows[3].eui`), or the whole (`rows`, `columns.x`). */
+export interface DeviceImportProblemWire {
+  /** 1-based row, or null for the whole import. */
+  row: number | null;
+  field: string;
+  code: 'VALIDATION_FAILED' | 'DEVICE_EXISTS' | 'DEVICE_OWNED_ELSEWHERE' | 'DEVICE_LIMIT_REACHED';
+  message: string;
+}
+
+/** The answer of POST /user/device/import: what was (or, with dry_run, would be) registered. */
+export interface DeviceImportWire {
+  dry_run: boolean;
+  format: DeviceImportFormat;
+  /** Rows read. */
+  rows: number;
+  /** Devices registered (0 in a dry run, and on any problem: all or none). */
+  created: number;
+  /** Whether the import would register every row. */
+  valid: boolean;
+  devices: DeviceImportRowWire[];
+  /** Per-row problems (a dry run lists them here; the import itself refuses with them). At most 1,000. */
+  problems: DeviceImportProblemWire[];
+  /** The account's devices before the import, and its limit. */
+  devices_owned: number;
+  max_devices: number;
 }

@@ -44,3 +44,21 @@ export function polygonProblem(value: unknown): string | null {
   }
   return null;
 }
+
+/** PATCH /user/fence/{uid}: what changes (at least one member). */
+export interface UpdateFenceRequest {
+  name?: string;
+  geometry?: GeoJsonPolygon;
+}
+
+/**
+ * GET /user/fence/{uid}/devices: a device of the account inside the fence, by its last reported
+ * position, or its installation position when it never reported one.
+ */
+export interface FenceDeviceWire {
+  devEUI: string;
+  label: string;
+  lat: number;
+  lon: number;
+  position: 'reported' | 'installation';
+}

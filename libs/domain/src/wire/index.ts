@@ -15,3 +15,8 @@ export * from './codec';
 export * from './ingest-result';
 export * from './network-config';
 export * from './requests';
+export * from './handover';
+export * from './console';
+export * from './event-mappings';
+export * from './deleted';
+export * from './json';

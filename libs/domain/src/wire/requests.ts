@@ -1,10 +1,12 @@
+import type { AnyJson } from './json';
+import type { UplinkIssues } from './uplink';
 import type { FeedbackCategory } from './system';
 import type { GeoJsonPolygon } from './fence';
-import type { NetworkAdapter } from './network-config';
+import type { HttpJsonMappingWire, NetworkAdapter } from './network-config';
 import type { TokenRequestType } from './token';
 
 /**
- * Request bodies and queries as a client sends them (CONTRACT §3–§8). The api validates them with
+ * Request bodies and queries as a client sends them (docs/api.md §3–§8). The api validates them with
  * its own DTOs; these are the shapes a typed client offers, so they list exactly the accepted members.
  */
 export interface RegisterRequest {
@@ -20,7 +22,18 @@ export interface LoginRequest {
   password: string;
 }
 
-export type RestoreRequest = { email: string } | { token: string; password: string };
+/** Ask for a reset link by mail. */
+export interface RestoreByEmailRequest {
+  email: string;
+}
+
+/** Set a new password with the mailed reset token. */
+export interface RestoreByTokenRequest {
+  token: string;
+  password: string;
+}
+
+export type RestoreRequest = RestoreByEmailRequest | RestoreByTokenRequest;
 
 export interface PasswordChangeRequest {
   current_password: string;
@@ -41,14 +54,14 @@ export interface DeviceRegisterRequest {
   network_ref?: number | null;
   icon_ref?: number | null;
   folder?: string | null;
-  tags?: unknown;
+  tags?: AnyJson;
 }
 
-/** The writable members of the device metadata (CONTRACT §4); `null` clears one. */
+/** The writable members of the device metadata (docs/api.md §4); `null` clears one. */
 export interface DeviceMetaUpdateRequest {
   label?: string;
   folder?: string | null;
-  tags?: unknown;
+  tags?: AnyJson;
   installation_lat?: number | null;
   installation_lon?: number | null;
   lat?: number | null;
@@ -77,6 +90,11 @@ export interface HistoryQuery {
   order?: 'asc' | 'desc';
 }
 
+/** GET /user/device/table/{eui}'s query: the history's, and only the uplinks whose decoding said something (or nothing). */
+export interface TableQuery extends HistoryQuery {
+  issues?: UplinkIssues;
+}
+
 /** One uplink of POST /ingest/rest: exactly one of payload_raw (Base64) and payload_hex. */
 export interface RestUplinkRequest {
   devEUI: string;
@@ -92,15 +110,51 @@ export interface RestUplinkRequest {
   geoloc_lon?: number;
   geoloc_alt?: number;
   fcnt?: number;
-  gateways?: { gateway_id: string; rssi?: number; snr?: number; lat?: number; lon?: number }[];
+  gateways?: RestGatewayRequest[];
+}
+
+/** A gateway that heard a REST uplink. */
+export interface RestGatewayRequest {
+  gateway_id: string;
+  rssi?: number;
+  snr?: number;
+  lat?: number;
+  lon?: number;
+}
+
+/** Ask the device to acknowledge: true/false, or 1/0 as commands show it. */
+export type CommandConfirmed = boolean | 0 | 1;
+
+/** A raw downlink in hex. */
+export interface HexCommandRequest {
+  port: number;
+  confirmed?: CommandConfirmed;
+  payload_hex: string;
+}
+
+/** A raw downlink in Base64. */
+export interface Base64CommandRequest {
+  port: number;
+  confirmed?: CommandConfirmed;
+  payload_base64: string;
+}
+
+/** A raw downlink as printable ASCII, `\xNN` for any other byte. */
+export interface AsciiCommandRequest {
+  port: number;
+  confirmed?: CommandConfirmed;
+  payload_ASCII: string;
+}
+
+/** A command the device's family or codec knows, by name (GET …/available). */
+export interface NamedCommandRequest {
+  command: string;
+  params?: Record<string, unknown>;
+  confirmed?: CommandConfirmed;
 }
 
 /** A raw downlink (exactly one payload encoding) or a named one the device's encoder knows. */
-export type CreateCommandRequest =
-  | { port: number; confirmed?: boolean; payload_hex: string }
-  | { port: number; confirmed?: boolean; payload_base64: string }
-  | { port: number; confirmed?: boolean; payload_ASCII: string }
-  | { command: string; params?: Record<string, unknown>; confirmed?: boolean };
+export type CreateCommandRequest = HexCommandRequest | Base64CommandRequest | AsciiCommandRequest | NamedCommandRequest;
 
 export interface CreateFenceRequest {
   name: string;
@@ -113,13 +167,44 @@ export interface CreateCodecRequest {
   script: string;
 }
 
+/** PATCH /user/codec/{uid}: the members to change. */
+export interface UpdateCodecRequest {
+  name?: string;
+  description?: string;
+  script?: string;
+}
+
+/**
+ * POST /user/codec/import: a codec in The Things Network device repository's layout — its codec
+ * YAML (`uplinkDecoder`, `downlinkEncoder`, `downlinkDecoder`, each naming its script by
+ * `fileName`, with `examples`) and the scripts it names, by those names.
+ */
+export interface ImportCodecRequest {
+  name: string;
+  description?: string;
+  yaml: string;
+  files: Record<string, string>;
+}
+
+/** POST /user/codec/try: a draft script on given bytes, and/or a stored codec's examples. */
+export interface TryCodecRequest {
+  script: string;
+  fPort?: number;
+  payload_hex?: string;
+  payload_base64?: string;
+  /** A codec of the account whose examples to run with this script. */
+  examples_of?: number;
+}
+
+/** ChirpStack and The Things Stack take base_url and api_key (and the TTS ids); HTTP JSON takes a mapping. */
 export interface CreateNetworkRequest {
   name: string;
   adapter: NetworkAdapter;
-  base_url: string;
-  api_key: string;
+  base_url?: string;
+  api_key?: string;
   application_id?: string;
   webhook_id?: string;
+  mapping?: Partial<HttpJsonMappingWire>;
 }
 
 export interface FeedbackRequest {
@@ -143,5 +228,21 @@ export interface AnnotationRequest {
   bbox: [number, number, number, number];
   score: number;
   label: string;
-  taxonomy?: { id: string; class: string; order: string; family: string; genus: string; species: string };
+  taxonomy?: { id: string; class: string; order: string; family: string; genus: string; species: string } | null;
+  /** Who made it: "person" for a person's box, a detector's name; left out or null when unsaid. */
+  source?: string | null;
+}
+
+/** The image-level prediction of POST …/annotations in our own object form. */
+export interface ImagePredictionRequest {
+  label: string;
+  score: number;
+  taxonomy?: { id: string; class: string; order: string; family: string; genus: string; species: string } | null;
+  source?: string | null;
+}
+
+/** POST …/annotations in our own object form: the boxes and the image-level prediction (null: none), replacing what was there. */
+export interface AnnotationsRequest {
+  annotations: AnnotationRequest[];
+  prediction?: ImagePredictionRequest | null;
 }

@@ -51,3 +51,43 @@ export interface AdminInfoWire {
     stale: number;
   };
 }
+
+/** GET /admin/accounts: an account as an administrator manages it. */
+export interface AdminAccountWire {
+  id: number;
+  username: string;
+  email: string;
+  fullname: string | null;
+  groupid: number;
+  active: 0 | 1;
+  created: string;
+  last_login: string | null;
+  /** `YYYY-MM-DD`: the last day the account may add devices and take data. */
+  expiration: string;
+  max_devices: number;
+  /** Devices the account owns (deleted ones not counted). */
+  devices: number;
+}
+
+/** GET /admin/accounts's `meta`. */
+export interface AdminAccountListMetaWire {
+  total: number;
+  next_cursor: string | null;
+}
+
+export interface AdminAccountListQuery {
+  /** Username or e-mail contains this text, without regard to case. */
+  q?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** PATCH /admin/accounts/{id}: at least one member. */
+export interface AdminAccountUpdateRequest {
+  expiration?: string;
+  max_devices?: number;
+}
+
+export const ADMIN_ACCOUNTS_MAX_LIMIT = 500;
+/** The highest `max_devices` an administrator may set. */
+export const MAX_DEVICES_LIMIT = 10_000_000;

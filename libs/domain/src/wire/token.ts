@@ -1,4 +1,5 @@
-/** API token (spec "API token"). `hash` is the token value itself, which the spec lists. */
+import type { AnyJson } from './json';
+/** API token (docs/api.md §15). `hash` is the token value itself, which docs/api.md §15 lists. */
 export interface ApiTokenWire {
   uid: number;
   hash: string;
@@ -8,7 +9,7 @@ export interface ApiTokenWire {
   enabled: 0 | 1;
   type: TokenType;
   name: string | null;
-  meta: unknown;
+  meta: AnyJson;
 }
 
 /** Stored token types. `API` on the wire is an alias of `app`. */

@@ -1,6 +1,6 @@
 import { bytesToBase64, bytesToHex } from '../payload';
 import { formatIsoUtc, toUnix } from '../time';
-import type { Measurements } from '../decoders/decoder';
+import type { Measurements } from '../families/decoder';
 import type { DataRowWire, UplinkRecordWire } from './uplink';
 
 /** A stored uplink as the mappings read it (the persistence row has this shape). */
@@ -17,6 +17,9 @@ export interface StoredUplink extends Measurements {
   geoloc_alt: number | null;
   decoded: Record<string, unknown> | null;
   valid: boolean | null;
+  /** The decoder's errors and warnings, null for none. */
+  payload_errors: readonly string[] | null;
+  payload_warnings: readonly string[] | null;
   ts_device: Date | null;
   ts_gps: Date | null;
   api_ref: number | null;
@@ -32,9 +35,12 @@ export interface DeviceRef {
 const unix = (d: Date | null) => (d ? toUnix(d) : null);
 const int = (n: number | null) => (n === null ? null : Math.round(n));
 /** The moment a measurement describes: the device's own clock when it sent one, else reception. */
-const measuredAt = (row: StoredUplink) => row.ts_device ?? row.received_at;
+const measuredAt = (row: Pick<StoredUplink, 'ts_device' | 'received_at'>) => row.ts_device ?? row.received_at;
 
-/** Every member of the spec's uplink record, null where absent. */
+/** A stored list of texts (null for none) as the wire shows it: always an array. */
+const texts = (value: readonly string[] | null): string[] => (value === null ? [] : [...value]);
+
+/** Every member of the uplink record (docs/api.md §15), null where absent. */
 export function toUplinkRecordWire(row: StoredUplink, device: DeviceRef): UplinkRecordWire {
   const received = toUnix(row.received_at);
   return {
@@ -60,6 +66,8 @@ export function toUplinkRecordWire(row: StoredUplink, device: DeviceRef): Uplink
     payload_length: row.payload.length,
     payload_hex: bytesToHex(row.payload),
     payload_valid: row.valid ?? true,
+    payload_errors: texts(row.payload_errors),
+    payload_warnings: texts(row.payload_warnings),
     ts_network_unix: received,
     ts_net_unix: received,
     ts_gps_unix: unix(row.ts_gps),
@@ -78,8 +86,14 @@ export function toUplinkRecordWire(row: StoredUplink, device: DeviceRef): Uplink
   };
 }
 
+/** What a data row is made of: the reads of data rows select these columns only (DATA_ROW_COLUMNS in libs/persistence). */
+export type StoredDataRow = Pick<
+  StoredUplink,
+  'uid' | 'received_at' | 'ts_device' | 'humidity' | 'temperature' | 'battery_voltage' | 'geoloc_lat' | 'geoloc_lon' | 'geoloc_alt'
+>;
+
 /** A data row: the overview members always, the network position only where there is one. */
-export function toDataRowWire(row: StoredUplink): DataRowWire {
+export function toDataRowWire(row: StoredDataRow): DataRowWire {
   const at = measuredAt(row);
   const out: DataRowWire = {
     uid: Number(row.uid),
@@ -128,7 +142,10 @@ export function filterMember(alias: string, knownAliases: Set<string>): ((row: S
   return MEMBER[alias] ?? decodedNumber(alias);
 }
 
-export function toFilteredRowWire(row: StoredUplink, members: [string, (row: StoredUplink) => number | string | null][]): Record<string, number | string | null> {
+export function toFilteredRowWire(
+  row: StoredUplink,
+  members: [string, (row: StoredUplink) => number | string | null][],
+): Record<string, number | string | null> {
   const out: Record<string, number | string | null> = { uid: Number(row.uid), ts_unix: toUnix(measuredAt(row)), ts_net_unix: toUnix(row.received_at) };
   for (const [alias, read] of members) out[alias] = read(row);
   return out;

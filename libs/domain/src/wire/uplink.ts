@@ -1,4 +1,4 @@
-/** Raw uplink as received (spec "Uplink record", member `uplink`). */
+/** Raw uplink as received (docs/api.md §15). */
 export interface RawUplinkWire {
   uid: number;
   time_stamp_unix: number;
@@ -12,10 +12,14 @@ export interface RawUplinkWire {
   geoloc_lat: number | null;
   geoloc_lon: number | null;
   geoloc_alt: number | null;
-  api_ref?: number | null;
-  user_ref?: number | null;
-  device_ref?: number | null;
+  api_ref: number | null;
+  user_ref: number | null;
+  device_ref: number | null;
 }
+
+/** The table's `issues` filter (docs/api.md §5): uplinks whose decoding reported errors, warnings, either, or neither. */
+export const UPLINK_ISSUES = ['errors', 'warnings', 'any', 'none'] as const;
+export type UplinkIssues = (typeof UPLINK_ISSUES)[number];
 
 /** One row of GET /user/device/table/{eui}: one per uplink. */
 export interface UplinkRecordWire {
@@ -24,7 +28,11 @@ export interface UplinkRecordWire {
   payload_port: number;
   payload_length: number | string;
   payload_hex: string;
-  payload_valid?: boolean;
+  payload_valid: boolean;
+  /** Why the decoder refused the payload (a codec's `errors`, or the decoder's reason); [] when it did not. */
+  payload_errors: string[];
+  /** The decoder's warnings (a codec's `warnings`); [] for none. */
+  payload_warnings: string[];
   ts_network_unix: number | null;
   ts_net_unix: number | null;
   ts_gps_unix: number | null;
@@ -75,4 +83,6 @@ export interface UplinkTestWire {
   decoder: string;
   valid: boolean;
   errors: string[];
+  /** The decoder's warnings (a codec's `warnings`). */
+  warnings: string[];
 }

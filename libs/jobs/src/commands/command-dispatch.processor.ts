@@ -1,11 +1,10 @@
 import { Processor } from '@nestjs/bullmq';
 import { Inject, Logger } from '@nestjs/common';
-import { type JobPayloads, QUEUES } from '@dts/domain';
+import { type Downlink, type JobPayloads, networkByKind, PermanentDownlinkError, QUEUES } from '@dts/domain';
 import { CommandsRepository, type DispatchRow } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, callNetwork, converse, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
-import { type DownlinkRequest, PermanentDownlinkError, type Queued, sendChirpstack, sendSimulated, sendTheThingsStack } from './downlink-adapters';
 
 /**
  * Hands a Created command to its device's network and marks it Scheduled. At least once to the
@@ -31,8 +30,11 @@ export class CommandDispatchProcessor extends JobProcessor<'command.dispatch'> {
     if (!command || command.status !== 'Created') return { status: command?.status ?? 'gone' };
     try {
       const queued = await this.send(command);
-      await this.commands.advance(command.uid, 'Scheduled', { networkId: queued.networkId });
-      return { status: 'Scheduled' };
+      if (await this.commands.advance(command.uid, 'Scheduled', { networkId: queued.networkId })) return { status: 'Scheduled' };
+      // Cancelled while the network was being called: what the network queued meanwhile must not
+      // reach the device.
+      await this.takeBack(command, queued.networkId);
+      return { status: 'Cancelled' };
     } catch (error) {
       const reason = (error as Error).message;
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -45,22 +47,38 @@ export class CommandDispatchProcessor extends JobProcessor<'command.dispatch'> {
     }
   }
 
-  private async send(c: DispatchRow): Promise<Queued> {
-    const request: DownlinkRequest = { commandUid: c.uid, eui: c.eui, port: c.port, confirmed: c.confirmed, payload: new Uint8Array(c.payload) };
-    switch (c.adapter) {
-      case 'simulated':
-        return sendSimulated(request);
-      case 'chirpstack':
-      case 'ttn': {
-        if (!c.base_url || !c.api_key_encrypted) throw new PermanentDownlinkError(`network "${c.network}" has no API address and key: configure your own with POST /user/network`);
-        const problem = await outboundUrlProblem(c.base_url, this.config.outboundAllowPrivate);
-        if (problem) throw new PermanentDownlinkError(`the network's base_url ${problem}`);
-        const target = { baseUrl: c.base_url, apiKey: this.crypto.decrypt(c.api_key_encrypted), applicationId: c.application_id, webhookId: c.webhook_id, allowPrivate: this.config.outboundAllowPrivate };
-        return c.adapter === 'chirpstack' ? sendChirpstack(target, request) : sendTheThingsStack(target, request);
-      }
-      case 'rest':
-      case null:
-        throw new PermanentDownlinkError(c.adapter === null ? 'the device has no network' : `network "${c.network}" takes no downlinks`);
+  /**
+   * Takes a downlink back out of its network's queue (a command cancelled during its hand-off), once
+   * and best effort: a failure is logged, and the command stays Cancelled in the record.
+   */
+  private async takeBack(c: DispatchRow, networkId: string): Promise<void> {
+    const network = networkByKind(c.adapter);
+    if (network?.downlink?.via !== 'api' || !c.base_url || !c.api_key_encrypted) return;
+    try {
+      const outcome = await converse(
+        { apiKey: this.crypto.decrypt(c.api_key_encrypted), allowPrivate: this.config.outboundAllowPrivate },
+        network.downlink.queue.remove({ baseUrl: c.base_url, applicationId: c.application_id, webhookId: c.webhook_id }, c.eui, [networkId]),
+      );
+      await this.commands.afterQueueRemoval(c.device_id, c.network_ref, outcome);
+      if (!outcome.removed.includes(networkId))
+        this.logger.warn(`command ${c.uid} was cancelled during its hand-off, but the network kept it: ${JSON.stringify(outcome)}`);
+    } catch (error) {
+      this.logger.warn(`command ${c.uid} was cancelled during its hand-off; taking it back out of the network's queue failed: ${(error as Error).message}`);
     }
+  }
+
+  /** Hands the command to its network as the network's definition says; resolves with the network's id of it. */
+  private async send(c: DispatchRow): Promise<{ networkId: string }> {
+    const downlink: Downlink = { commandUid: c.uid, eui: c.eui, port: c.port, confirmed: c.confirmed, payload: new Uint8Array(c.payload) };
+    const network = networkByKind(c.adapter);
+    if (!network?.downlink) throw new PermanentDownlinkError(c.adapter === null ? 'the device has no network' : `network "${c.network}" takes no downlinks`);
+    if (network.downlink.via === 'simulated') return { networkId: network.downlink.accept(downlink) };
+    if (!c.base_url || !c.api_key_encrypted)
+      throw new PermanentDownlinkError(`network "${c.network}" has no API address and key: configure your own with POST /user/network`);
+    const problem = await outboundUrlProblem(c.base_url, this.config.outboundAllowPrivate);
+    if (problem) throw new PermanentDownlinkError(`the network's base_url ${problem}`);
+    const call = network.downlink.call({ baseUrl: c.base_url, applicationId: c.application_id, webhookId: c.webhook_id }, downlink);
+    const credentials = { apiKey: this.crypto.decrypt(c.api_key_encrypted), allowPrivate: this.config.outboundAllowPrivate };
+    return { networkId: call.networkId(await callNetwork(credentials, { method: 'POST', url: call.url, body: call.body })) };
   }
 }

@@ -30,7 +30,17 @@ suite('a worker killed in the middle of handing a command to the network', () =>
 
   const startWorker = () => {
     const child = spawn(process.execPath, [join(root, 'dist/apps/worker/src/main.js')], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: url, REDIS_URL: realRedisUrl!, REDIS_PREFIX: prefix, OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_HEALTH_PORT: '0', LOG_LEVEL: 'warn', LOG_PRETTY: 'false', ...secrets },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: url,
+        REDIS_URL: realRedisUrl!,
+        REDIS_PREFIX: prefix,
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        WORKER_HEALTH_PORT: '0',
+        LOG_LEVEL: 'warn',
+        LOG_PRETTY: 'false',
+        ...secrets,
+      },
       stdio: 'ignore',
     });
     workers.push(child);
@@ -64,16 +74,26 @@ suite('a worker killed in the middle of handing a command to the network', () =>
     const crypto = new TokenCryptoService(loadConfig({ DATABASE_URL: url, ...secrets }));
     const db = new Client({ connectionString: url });
     await db.connect();
-    const [{ id }] = (await db.query(`INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices) VALUES ('c', 'c', 'c@x.org', 'c@x.org', 'x', '2099-01-01', 5) RETURNING id`)).rows;
+    const [{ id }] = (
+      await db.query(
+        `INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices) VALUES ('c', 'c', 'c@x.org', 'c@x.org', 'x', '2099-01-01', 5) RETURNING id`,
+      )
+    ).rows;
     const [{ uid: net }] = (
-      await db.query(`INSERT INTO networks (name, type_ref, adapter, account_id, base_url, api_key_encrypted) VALUES ('cs', 1, 'chirpstack', $1, $2, $3) RETURNING uid`, [
-        id,
-        `http://127.0.0.1:${networkPort}`,
-        crypto.encrypt('key'),
+      await db.query(
+        `INSERT INTO networks (name, type_ref, adapter, account_id, base_url, api_key_encrypted) VALUES ('cs', 1, 'chirpstack', $1, $2, $3) RETURNING uid`,
+        [id, `http://127.0.0.1:${networkPort}`, crypto.encrypt('key')],
+      )
+    ).rows;
+    const [{ uid: device }] = (
+      await db.query(`INSERT INTO devices (eui, owner_id, label, network_ref) VALUES ('70B3D57ED00C0A51', $1, 'x', $2) RETURNING uid`, [id, net])
+    ).rows;
+    const [{ uid: command }] = (
+      await db.query(`INSERT INTO commands (device_id, status, network_ref, port, payload) VALUES ($1, 'Created', $2, 10, '\\x01') RETURNING uid`, [
+        device,
+        net,
       ])
     ).rows;
-    const [{ uid: device }] = (await db.query(`INSERT INTO devices (eui, owner_id, label, network_ref) VALUES ('70B3D57ED00C0A51', $1, 'x', $2) RETURNING uid`, [id, net])).rows;
-    const [{ uid: command }] = (await db.query(`INSERT INTO commands (device_id, status, network_ref, port, payload) VALUES ($1, 'Created', $2, 10, '\\x01') RETURNING uid`, [device, net])).rows;
 
     const first = startWorker();
     const killed = new Promise<void>((resolve) => {
@@ -83,7 +103,11 @@ suite('a worker killed in the middle of handing a command to the network', () =>
       };
     });
     const queue = new Queue(QUEUES.commandDispatch, { connection: { url: realRedisUrl! }, prefix: `${prefix}:q` });
-    await queue.add('command.dispatch', { commandUid: command }, { jobId: commandDispatchJobId(command), attempts: 6, backoff: { type: 'exponential', delay: 2000 } });
+    await queue.add(
+      'command.dispatch',
+      { commandUid: command },
+      { jobId: commandDispatchJobId(command), attempts: 6, backoff: { type: 'exponential', delay: 2000 } },
+    );
     await killed;
     await new Promise((r) => first.once('exit', r));
     const [{ status: whileDown }] = (await db.query('SELECT status FROM commands WHERE uid = $1', [command])).rows;

@@ -10,7 +10,7 @@ export interface OutgoingMail {
 
 /**
  * SMTP when SMTP_URL is set. Without it a mail is written to the log so that a developer can follow
- * a password reset (CONTRACT §3) — but never in production, where logs travel further than mail
+ * a password reset (docs/api.md §3) — but never in production, where logs travel further than mail
  * should: there only the recipient and subject are logged, with a warning that nothing was sent.
  */
 @Injectable()

@@ -28,9 +28,14 @@ export class PgCacheChunkStore extends CacheChunkStore {
 
   async *read(deviceUid: number, version: number): AsyncGenerator<string> {
     for (let chunk = 0; ; chunk++) {
-      const rows: { body: string }[] = await this.ds.query('SELECT body FROM data_cache_chunks WHERE device_id = $1 AND version = $2 AND chunk = $3', [deviceUid, version, chunk]);
-      if (rows.length === 0) return;
-      yield rows[0].body;
+      const rows: { body: string }[] = await this.ds.query('SELECT body FROM data_cache_chunks WHERE device_id = $1 AND version = $2 AND chunk = $3', [
+        deviceUid,
+        version,
+        chunk,
+      ]);
+      const [row] = rows;
+      if (!row) return;
+      yield row.body;
     }
   }
 

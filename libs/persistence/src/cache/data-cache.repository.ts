@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { returningRows } from '../repositories/sql-results';
+import { onlyRow, queryOne, returningRows } from '../repositories/sql-results';
 
 export interface CacheEntryStatus {
   version: number;
@@ -10,6 +10,18 @@ export interface CacheEntryStatus {
   rows: number;
   bytes: number;
   builtAt: Date | null;
+}
+
+/** One device's entry as an administrator lists it. */
+export interface CacheDeviceRow {
+  eui: string;
+  label: string;
+  owner: string;
+  version: number;
+  built_version: number | null;
+  rows: number;
+  bytes: string;
+  built_at: Date | null;
 }
 
 export interface CacheTotals {
@@ -40,11 +52,14 @@ export class DataCacheRepository {
       [deviceUid],
     );
     const r = rows[0];
-    return r ? { version: r.version, builtVersion: r.built_version, rows: r.rows, bytes: Number(r.bytes), builtAt: r.built_at } : { version: 0, builtVersion: null, rows: 0, bytes: 0, builtAt: null };
+    return r
+      ? { version: r.version, builtVersion: r.built_version, rows: r.rows, bytes: Number(r.bytes), builtAt: r.built_at }
+      : { version: 0, builtVersion: null, rows: 0, bytes: 0, builtAt: null };
   }
 
   async totals(): Promise<CacheTotals> {
-    const [r]: { devices: number; entries: number; bytes: string; stale: number }[] = await this.ds.query(
+    const r = await queryOne<{ devices: number; entries: number; bytes: string; stale: number }>(
+      this.ds,
       `SELECT (SELECT count(*)::int FROM devices WHERE deleted_at IS NULL) AS devices,
               count(*) FILTER (WHERE c.built_version = c.version)::int AS entries,
               coalesce(sum(c.bytes) FILTER (WHERE c.built_version = c.version), 0)::bigint AS bytes,
@@ -54,6 +69,23 @@ export class DataCacheRepository {
     return { devices: r.devices, entries: r.entries, bytes: Number(r.bytes), stale: r.stale };
   }
 
+  /**
+   * Every live device's entry (a device without one yet shows version 0, never built), by EUI, in
+   * keyset pages after `afterEui`; `stale` keeps only the entries not built for their current version
+   * (true: never built included, as GET /cache/status/{eui} says) or only the fresh ones (false).
+   */
+  entries(stale: boolean | null, limit: number, afterEui: string | null): Promise<CacheDeviceRow[]> {
+    return this.ds.query(
+      `SELECT d.eui, d.label, a.username AS owner, coalesce(c.version, 0) AS version, c.built_version, coalesce(c.rows, 0) AS rows,
+              coalesce(c.bytes, 0)::text AS bytes, c.built_at
+       FROM devices d JOIN accounts a ON a.id = d.owner_id LEFT JOIN data_cache c ON c.device_id = d.uid
+       WHERE d.deleted_at IS NULL AND ($1::text IS NULL OR d.eui > $1)
+         AND ($2::boolean IS NULL OR (c.built_version IS DISTINCT FROM coalesce(c.version, 0)) = $2)
+       ORDER BY d.eui LIMIT $3`,
+      [afterEui, stale, limit],
+    );
+  }
+
   /** Moves the device's version on; returns the new one. */
   async invalidate(deviceUid: number): Promise<number> {
     const rows = await returningRows<{ version: number }>(
@@ -61,7 +93,7 @@ export class DataCacheRepository {
       `INSERT INTO data_cache (device_id) VALUES ($1) ON CONFLICT (device_id) DO UPDATE SET version = data_cache.version + 1 RETURNING version`,
       [deviceUid],
     );
-    return rows[0].version;
+    return onlyRow(rows).version;
   }
 
   /** Moves every live device's version on; returns each device with its new version. */

@@ -19,7 +19,7 @@ export function embeddedConnectionsFor(poolSize: number, queues = EMBEDDED_QUEUE
 }
 
 /** Queues a process may open (libs/domain QUEUES has fewer; the margin is for the next ones). */
-const EMBEDDED_QUEUE_BUDGET = 12;
+const EMBEDDED_QUEUE_BUDGET = 20;
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {

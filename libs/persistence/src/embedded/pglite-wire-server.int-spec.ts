@@ -16,7 +16,7 @@ describe('embedded PostgreSQL over the wire', () => {
     const pools = [new Pool({ connectionString: db.url, max: 4 }), new Pool({ connectionString: db.url, max: 4 })];
     try {
       const results = await Promise.all(
-        Array.from({ length: 400 }, (_, i) => pools[i % 2].query('SELECT $1::int AS n, $2::text AS s', [i, `v${i}`]).then((r) => r.rows[0])),
+        Array.from({ length: 400 }, (_, i) => pools[i % 2]!.query('SELECT $1::int AS n, $2::text AS s', [i, `v${i}`]).then((r) => r.rows[0])),
       );
       results.forEach((row, i) => expect(row).toEqual({ n: i, s: `v${i}` }));
     } finally {
@@ -46,9 +46,13 @@ describe('embedded PostgreSQL over the wire', () => {
   });
 
   it('delivers NOTIFY to the connections that LISTEN, not to the sender', async () => {
-    const [listener, other, sender] = [new Client({ connectionString: db.url }), new Client({ connectionString: db.url }), new Client({ connectionString: db.url })];
+    const [listener, other, sender] = [
+      new Client({ connectionString: db.url }),
+      new Client({ connectionString: db.url }),
+      new Client({ connectionString: db.url }),
+    ];
     await Promise.all([listener.connect(), other.connect(), sender.connect()]);
-    const got: Record<string, string[]> = { listener: [], other: [], sender: [] };
+    const got: Record<'listener' | 'other' | 'sender', string[]> = { listener: [], other: [], sender: [] };
     listener.on('notification', (m) => got.listener.push(`${m.channel}:${m.payload}`));
     other.on('notification', (m) => got.other.push(`${m.channel}:${m.payload}`));
     sender.on('notification', (m) => got.sender.push(`${m.channel}:${m.payload}`));

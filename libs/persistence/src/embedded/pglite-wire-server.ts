@@ -79,7 +79,16 @@ export class PgliteWireServer {
       return;
     }
     socket.setNoDelay(true);
-    const c: Connection = { id: this.nextId++, socket, started: false, buffer: Buffer.alloc(0), pending: [], closed: false, channels: new Set(), carry: Buffer.alloc(0) };
+    const c: Connection = {
+      id: this.nextId++,
+      socket,
+      started: false,
+      buffer: Buffer.alloc(0),
+      pending: [],
+      closed: false,
+      channels: new Set(),
+      carry: Buffer.alloc(0),
+    };
     this.connections.add(c);
     socket.on('data', (chunk) => this.receive(c, chunk));
     socket.on('error', () => this.drop(c));
@@ -110,7 +119,8 @@ export class PgliteWireServer {
       if (c.buffer.length < 5) return;
       const length = 1 + c.buffer.readInt32BE(1);
       if (c.buffer.length < length) return;
-      const type = String.fromCharCode(c.buffer[0]);
+      // At least five bytes are buffered (checked above): the type byte is there.
+      const type = String.fromCharCode(c.buffer.readUInt8(0));
       const message = Buffer.from(c.buffer.subarray(0, length));
       c.buffer = c.buffer.subarray(length);
       if (type === TERMINATE) {
@@ -141,14 +151,16 @@ export class PgliteWireServer {
         const index = this.transactionOwner ? this.queue.findIndex((u) => u.connection === this.transactionOwner) : 0;
         if (index < 0 || this.queue.length === 0) return;
         const [unit] = this.queue.splice(index, 1);
-        if (unit.connection.closed) continue;
-        await this.db.runExclusive(() =>
-          this.db.execProtocolRawStream(new Uint8Array(unit.bytes), {
-            onRawData: (data: Uint8Array) => {
-              if (!unit.connection.closed && data.length > 0) this.route(unit.connection, data);
-            },
-          }),
-        ).catch(() => unit.connection.socket.destroy());
+        if (!unit || unit.connection.closed) continue;
+        await this.db
+          .runExclusive(() =>
+            this.db.execProtocolRawStream(new Uint8Array(unit.bytes), {
+              onRawData: (data: Uint8Array) => {
+                if (!unit.connection.closed && data.length > 0) this.route(unit.connection, data);
+              },
+            }),
+          )
+          .catch(() => unit.connection.socket.destroy());
         this.transactionOwner = (this.db as unknown as { isInTransaction(): boolean }).isInTransaction() ? unit.connection : null;
       }
     } finally {
@@ -159,7 +171,11 @@ export class PgliteWireServer {
   /** Remembers what a simple query LISTENs to or UNLISTENs from. */
   private trackListen(c: Connection, message: Buffer): void {
     // BullMQ sends its LISTEN from a script file, comments first.
-    const text = message.subarray(5, message.length - 1).toString('utf8').replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+    const text = message
+      .subarray(5, message.length - 1)
+      .toString('utf8')
+      .replace(/--[^\n]*/g, '')
+      .replace(/\/\*[\s\S]*?\*\//g, '');
     const m = LISTEN.exec(text);
     if (!m) return;
     const channel = m[2] ?? m[3]?.toLowerCase();
@@ -187,7 +203,8 @@ export class PgliteWireServer {
     }
     if (offset > from) out.push(buf.subarray(from, offset));
     c.carry = Buffer.from(buf.subarray(offset));
-    if (out.length > 0) c.socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
+    const [only, ...more] = out;
+    if (only) c.socket.write(more.length === 0 ? only : Buffer.concat(out));
   }
 
   private notify(message: Buffer): void {
@@ -201,7 +218,7 @@ export class PgliteWireServer {
     if (c.closed) return;
     c.closed = true;
     this.connections.delete(c);
-    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].connection === c) this.queue.splice(i, 1);
+    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]?.connection === c) this.queue.splice(i, 1);
     if (this.transactionOwner === c) {
       // The client went away inside a transaction: end it, or the backend stays held forever.
       this.transactionOwner = null;
@@ -212,12 +229,7 @@ export class PgliteWireServer {
 
 /** A FATAL ErrorResponse, for refusing a connection. */
 function errorResponse(code: string, message: string): Buffer {
-  const fields = Buffer.concat([
-    Buffer.from('SFATAL\0'),
-    Buffer.from(`C${code}\0`),
-    Buffer.from(`M${message}\0`),
-    Buffer.from([0]),
-  ]);
+  const fields = Buffer.concat([Buffer.from('SFATAL\0'), Buffer.from(`C${code}\0`), Buffer.from(`M${message}\0`), Buffer.from([0])]);
   const header = Buffer.alloc(5);
   header.write('E', 0);
   header.writeInt32BE(4 + fields.length, 1);

@@ -19,4 +19,12 @@ export class SessionEntity {
   @Index()
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;
+
+  /** The User-Agent header at sign-in (cut to SESSION_USER_AGENT_MAX_LENGTH), or null. */
+  @Column({ name: 'user_agent', type: 'text', nullable: true })
+  userAgent!: string | null;
+
+  /** The client address at sign-in, as the trusted-proxy rules make it out, or null. */
+  @Column({ name: 'client_ip', type: 'text', nullable: true })
+  clientIp!: string | null;
 }

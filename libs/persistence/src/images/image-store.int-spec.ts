@@ -20,7 +20,12 @@ describe.each([['directory'], ['s3']])('%s image store', (kind) => {
     }
     const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir });
     const { port } = await server.run();
-    const client = new S3Client({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     await client.send(new CreateBucketCommand({ Bucket: 'camera-traps' }));
     store = new S3ImageStore(client, 'camera-traps');
     cleanup = async () => {

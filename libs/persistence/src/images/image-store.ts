@@ -22,7 +22,10 @@ export class DatabaseImageStore extends ImageStore {
   }
 
   async put(imageUid: number, bytes: Buffer): Promise<void> {
-    await this.ds.query('INSERT INTO image_blobs (image_id, bytes) VALUES ($1, $2) ON CONFLICT (image_id) DO UPDATE SET bytes = EXCLUDED.bytes', [imageUid, bytes]);
+    await this.ds.query('INSERT INTO image_blobs (image_id, bytes) VALUES ($1, $2) ON CONFLICT (image_id) DO UPDATE SET bytes = EXCLUDED.bytes', [
+      imageUid,
+      bytes,
+    ]);
   }
 
   async get(imageUid: number): Promise<Buffer | null> {

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { AnnotationWire } from '@dts/domain';
+import type { AnnotationWire, ImageLabelWire, ImagePredictionWire, StoredAnnotation } from '@dts/domain';
 import { DataSource } from 'typeorm';
-import { returningRows } from '../repositories/sql-results';
+import { LiveBus } from '../live/live-bus';
+import { ACCESSIBLE } from '../repositories/device-sql';
+import { onlyRow, returningRows } from '../repositories/sql-results';
 
 export interface ImageRow {
   uid: number;
@@ -21,10 +23,15 @@ export interface ImageRow {
   image_details: Record<string, unknown> | null;
   status: 1 | 2 | 3 | 4 | 5;
   status_reason: string | null;
-  annotations: AnnotationWire[];
+  annotations: StoredAnnotation[];
+  prediction: ImagePredictionWire | null;
   thumb: Buffer | null;
   deleted: 0 | 1;
   bytes_purged: boolean;
+  /** The bytes are stored: only complete images are visible. */
+  completed: boolean;
+  /** The device's link generation (part of signed links), read with the image. */
+  link_generation: number;
 }
 
 export interface NewImage {
@@ -43,11 +50,66 @@ export interface NewImage {
 }
 
 const COLUMNS = `uid, device_id, hash, bin_hash, content_type, size, ts_photo, ts_tx, ts_sync, lat, lon, vendor_id, filename, image_details, status,
-  status_reason, annotations, thumb, deleted, bytes_purged`;
+  status_reason, annotations, prediction, thumb, deleted, bytes_purged, completed,
+  (SELECT d.link_generation FROM devices d WHERE d.uid = images.device_id) AS link_generation`;
+
+/** The columns of an ImageRow (the event router reads images by uid). */
+export const IMAGE_ROW_COLUMNS = COLUMNS;
+
+/** What the gallery and the live feeds show of an image: a list entry, its camera's EUI, the keyset. */
+export interface ImageGalleryRow {
+  uid: number;
+  device_id: number;
+  eui: string;
+  hash: string;
+  ts_photo: Date;
+  ts_tx: Date;
+  ts_sync: Date;
+  lat: number | null;
+  lon: number | null;
+  annotations: StoredAnnotation[];
+  prediction: ImagePredictionWire | null;
+  status: 1 | 2 | 3 | 4 | 5;
+  filename: string;
+  deleted: 0 | 1;
+  completed: boolean;
+}
+
+export interface ImageGalleryRequest {
+  accountId: number;
+  /** One camera (already checked to be the account's), or all it reaches. */
+  deviceUid: number | null;
+  /** Texts to find (contained, without regard to case) in a detection's label / taxonomy. */
+  label: string | null;
+  species: string | null;
+  minScore: number | null;
+  from: Date | null;
+  to: Date | null;
+  limit: number;
+  /** The last entry of the previous page (newest photo first, uid as tie-break). */
+  after: { tsPhoto: Date; uid: number } | null;
+}
+
+const GALLERY_COLUMNS = `i.uid, i.device_id, d.eui, i.hash, i.ts_photo, i.ts_tx, i.ts_sync, i.lat, i.lon, i.annotations, i.prediction, i.status, i.filename,
+  i.deleted, i.completed`;
+
+/** A LIKE pattern that finds the text anywhere, its own wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Boxes, or a prediction for the whole image: either makes a finished image annotated (5). */
+const ANNOTATED = `(jsonb_array_length(annotations) > 0 OR prediction IS NOT NULL)`;
 
 @Injectable()
 export class ImagesRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly bus: LiveBus,
+  ) {}
+
+  /** Every change a gallery shows is announced here, in whichever app made it, after it is stored. */
+  private announce(deviceUid: number, image: number): Promise<void> {
+    return this.bus.publish([{ kind: 'image', device: deviceUid, image }]);
+  }
 
   /**
    * Stores a new image; `created` is false when a live image of the same content (and so the same
@@ -61,19 +123,58 @@ export class ImagesRepository {
       `INSERT INTO images (device_id, hash, bin_hash, content_type, size, ts_photo, ts_tx, lat, lon, vendor_id, filename, image_details)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (hash) WHERE deleted = 0 DO NOTHING RETURNING ${COLUMNS}`,
-      [input.deviceUid, input.hash, input.binHash, input.contentType, input.size, input.tsPhoto, input.tsTx, input.lat, input.lon, input.vendorId, input.filename, JSON.stringify(input.details)],
+      [
+        input.deviceUid,
+        input.hash,
+        input.binHash,
+        input.contentType,
+        input.size,
+        input.tsPhoto,
+        input.tsTx,
+        input.lat,
+        input.lon,
+        input.vendorId,
+        input.filename,
+        JSON.stringify(input.details),
+      ],
     );
     if (inserted) return { row: inserted, created: true };
-    const live = await this.byHash(input.hash);
+    const live = await this.live(input.hash);
     // Deleted between the two statements: the caller's retry inserts it anew.
     if (!live) return this.upsert(input);
     return { row: live, created: false };
   }
 
-  /** The live image with this hash (deleted ones are history, purged by the worker). */
+  /** The visible image with this hash: live (deleted ones are history, purged by the worker) and complete. */
   async byHash(hash: string): Promise<ImageRow | null> {
+    const rows: ImageRow[] = await this.ds.query(`SELECT ${COLUMNS} FROM images WHERE hash = $1 AND deleted = 0 AND completed`, [hash]);
+    return rows[0] ?? null;
+  }
+
+  /** The live image with this hash, complete or not (an upload completes an earlier one cut short). */
+  private async live(hash: string): Promise<ImageRow | null> {
     const rows: ImageRow[] = await this.ds.query(`SELECT ${COLUMNS} FROM images WHERE hash = $1 AND deleted = 0`, [hash]);
     return rows[0] ?? null;
+  }
+
+  /** The upload's bytes are stored: from now on the image is listed and served. */
+  async markCompleted(uid: number): Promise<ImageRow> {
+    const row = onlyRow(await returningRows<ImageRow>(this.ds, `UPDATE images SET completed = true WHERE uid = $1 RETURNING ${COLUMNS}`, [uid]));
+    await this.announce(row.device_id, row.uid);
+    return row;
+  }
+
+  /**
+   * Uploads begun more than `olderThanMs` ago that never completed (the process died between the
+   * row and its bytes): marked deleted and returned, for their bytes, if any, to be removed.
+   */
+  async retireIncomplete(olderThanMs: number): Promise<number[]> {
+    const rows = await returningRows<{ uid: number }>(
+      this.ds,
+      `UPDATE images SET deleted = 1 WHERE NOT completed AND deleted = 0 AND ts_sync < now() - $1 * interval '1 millisecond' RETURNING uid`,
+      [olderThanMs],
+    );
+    return rows.map((r) => r.uid);
   }
 
   async byUid(uid: number): Promise<ImageRow | null> {
@@ -83,38 +184,130 @@ export class ImagesRepository {
 
   /** The device's live images, newest photo first (thumbnails left out: a list does not show them). */
   list(deviceUid: number): Promise<ImageRow[]> {
-    return this.ds.query(`SELECT ${COLUMNS.replace('thumb,', 'NULL::bytea AS thumb,')} FROM images WHERE device_id = $1 AND deleted = 0 ORDER BY ts_photo DESC, uid DESC`, [deviceUid]);
+    return this.ds.query(
+      `SELECT ${COLUMNS.replace('thumb,', 'NULL::bytea AS thumb,')} FROM images WHERE device_id = $1 AND deleted = 0 AND completed ORDER BY ts_photo DESC, uid DESC`,
+      [deviceUid],
+    );
   }
 
   async setStatus(uid: number, status: number, reason: string | null = null): Promise<void> {
-    await this.ds.query('UPDATE images SET status = $2, status_reason = $3 WHERE uid = $1', [uid, status, reason]);
+    const rows = await returningRows<{ device_id: number }>(this.ds, 'UPDATE images SET status = $2, status_reason = $3 WHERE uid = $1 RETURNING device_id', [
+      uid,
+      status,
+      reason,
+    ]);
+    for (const r of rows) await this.announce(r.device_id, uid);
+  }
+
+  /**
+   * The gallery: the live, complete images of the cameras the account reaches (or of one), newest
+   * photo first, filtered by what their detections say and when they were taken, in keyset pages.
+   * A detection is a box or the image-level prediction; label, species and score filters must all
+   * hold for one and the same detection.
+   */
+  gallery(r: ImageGalleryRequest): Promise<ImageGalleryRow[]> {
+    const detections = r.label !== null || r.species !== null || r.minScore !== null;
+    return this.ds.query(
+      `SELECT ${GALLERY_COLUMNS} FROM images i JOIN devices d ON d.uid = i.device_id
+       WHERE ${ACCESSIBLE} AND i.deleted = 0 AND i.completed
+         AND ($2::int IS NULL OR i.device_id = $2)
+         AND ($6::timestamptz IS NULL OR i.ts_photo >= $6) AND ($7::timestamptz IS NULL OR i.ts_photo <= $7)
+         AND ($8::timestamptz IS NULL OR (i.ts_photo, i.uid) < ($8, $9::int))
+         ${
+           detections
+             ? `AND EXISTS (
+           SELECT 1 FROM (
+             SELECT a->>'label' AS label, a->'score' AS score, a->'taxonomy' AS taxonomy FROM jsonb_array_elements(i.annotations) a
+             UNION ALL SELECT i.prediction->>'label', i.prediction->'score', i.prediction->'taxonomy' WHERE i.prediction IS NOT NULL
+           ) x
+           WHERE ($3::text IS NULL OR x.label ILIKE $3)
+             AND ($4::float8 IS NULL OR (jsonb_typeof(x.score) = 'number' AND (x.score #>> '{}')::float8 >= $4))
+             AND ($5::text IS NULL OR (jsonb_typeof(x.taxonomy) = 'object' AND concat_ws(' ', x.taxonomy->>'class', x.taxonomy->>'order',
+                  x.taxonomy->>'family', x.taxonomy->>'genus', x.taxonomy->>'species') ILIKE $5)))`
+             : // The parameters are all null here; naming them gives them their types.
+               'AND $3::text IS NULL AND $4::float8 IS NULL AND $5::text IS NULL'
+         }
+       ORDER BY i.ts_photo DESC, i.uid DESC LIMIT $10`,
+      [
+        r.accountId,
+        r.deviceUid,
+        r.label === null ? null : containing(r.label),
+        r.minScore,
+        r.species === null ? null : containing(r.species),
+        r.from,
+        r.to,
+        r.after?.tsPhoto ?? null,
+        r.after?.uid ?? null,
+        r.limit,
+      ],
+    );
+  }
+
+  /**
+   * The labels of the boxes and image-level predictions on the live images of every camera the
+   * account reaches, the most used first, each with the taxonomy most often given with it.
+   */
+  async labels(accountId: number, limit: number): Promise<ImageLabelWire[]> {
+    const rows: { label: string; taxonomy: ImageLabelWire['taxonomy']; count: number }[] = await this.ds.query(
+      `WITH visible AS (
+         SELECT i.annotations, i.prediction FROM images i JOIN devices d ON d.uid = i.device_id
+         WHERE ${ACCESSIBLE} AND i.deleted = 0 AND i.completed AND (jsonb_array_length(i.annotations) > 0 OR i.prediction IS NOT NULL)
+       ), used AS (
+         SELECT a->>'label' AS label, a->'taxonomy' AS taxonomy FROM visible, jsonb_array_elements(visible.annotations) a
+         UNION ALL SELECT prediction->>'label', prediction->'taxonomy' FROM visible WHERE prediction IS NOT NULL
+       ), counted AS (
+         SELECT label, CASE WHEN jsonb_typeof(taxonomy) = 'object' THEN taxonomy END AS taxonomy, count(*)::int AS n
+         FROM used WHERE label IS NOT NULL GROUP BY 1, 2
+       )
+       SELECT label, sum(n)::int AS count, (array_agg(taxonomy ORDER BY taxonomy IS NULL, n DESC, taxonomy::text))[1] AS taxonomy
+       FROM counted GROUP BY label ORDER BY count DESC, label LIMIT $2`,
+      [accountId, limit],
+    );
+    return rows.map((r) => ({ label: r.label, taxonomy: r.taxonomy, count: r.count }));
+  }
+
+  /** One image as the gallery shows it, deleted or not (a live event names it by uid). */
+  async galleryEntry(uid: number): Promise<ImageGalleryRow | null> {
+    const rows: ImageGalleryRow[] = await this.ds.query(`SELECT ${GALLERY_COLUMNS} FROM images i JOIN devices d ON d.uid = i.device_id WHERE i.uid = $1`, [
+      uid,
+    ]);
+    return rows[0] ?? null;
   }
 
   /** Thumbnail done: ready, or annotated when annotations arrived first. */
   async setThumbnail(uid: number, thumb: Buffer, details: Record<string, unknown>): Promise<void> {
-    await this.ds.query(
+    const rows = await returningRows<{ device_id: number }>(
+      this.ds,
       `UPDATE images SET thumb = $2, image_details = coalesce(image_details, '{}'::jsonb) || $3::jsonb,
-              status = CASE WHEN jsonb_array_length(annotations) > 0 THEN 5 ELSE 4 END, status_reason = NULL
-       WHERE uid = $1`,
+              status = CASE WHEN ${ANNOTATED} THEN 5 ELSE 4 END, status_reason = NULL
+       WHERE uid = $1 RETURNING device_id`,
       [uid, thumb, JSON.stringify(details)],
     );
+    for (const r of rows) await this.announce(r.device_id, uid);
   }
 
-  /** Replaces the annotations; an image whose thumbnail is done becomes annotated (5). */
-  async setAnnotations(uid: number, annotations: AnnotationWire[]): Promise<ImageRow> {
+  /**
+   * Replaces the annotations and the image-level prediction; an image whose thumbnail is done
+   * becomes annotated (5), or ready (4) again when both are cleared.
+   */
+  async setAnnotations(uid: number, annotations: AnnotationWire[], prediction: ImagePredictionWire | null): Promise<ImageRow> {
     const [row] = await returningRows<ImageRow>(
       this.ds,
-      `UPDATE images SET annotations = $2::jsonb,
-              status = CASE WHEN status IN (4, 5) THEN (CASE WHEN jsonb_array_length($2::jsonb) > 0 THEN 5 ELSE 4 END) ELSE status END
+      `UPDATE images SET annotations = $2::jsonb, prediction = $3::jsonb,
+              status = CASE WHEN status IN (4, 5) THEN (CASE WHEN jsonb_array_length($2::jsonb) > 0 OR $3::jsonb IS NOT NULL THEN 5 ELSE 4 END) ELSE status END
        WHERE uid = $1 RETURNING ${COLUMNS}`,
-      [uid, JSON.stringify(annotations)],
+      [uid, JSON.stringify(annotations), prediction === null ? null : JSON.stringify(prediction)],
     );
+    // The caller found the image a moment ago; images are only ever marked deleted, never removed here.
+    if (!row) throw new Error(`image ${uid} vanished while being annotated`);
+    await this.announce(row.device_id, row.uid);
     return row;
   }
 
   /** Gone from listings at once; the worker removes the bytes. */
   async softDelete(uid: number): Promise<void> {
-    await this.ds.query('UPDATE images SET deleted = 1 WHERE uid = $1', [uid]);
+    const rows = await returningRows<{ device_id: number }>(this.ds, 'UPDATE images SET deleted = 1 WHERE uid = $1 RETURNING device_id', [uid]);
+    for (const r of rows) await this.announce(r.device_id, uid);
   }
 
   /**
@@ -123,7 +316,8 @@ export class ImagesRepository {
    * cascade before the worker gets to them, but their bytes in a directory or S3 store would not.
    */
   async retire(owner: { deviceUid: number } | { accountId: number }): Promise<number[]> {
-    const [where, id] = 'deviceUid' in owner ? ['device_id = $1', owner.deviceUid] : ['device_id IN (SELECT uid FROM devices WHERE owner_id = $1)', owner.accountId];
+    const [where, id] =
+      'deviceUid' in owner ? ['device_id = $1', owner.deviceUid] : ['device_id IN (SELECT uid FROM devices WHERE owner_id = $1)', owner.accountId];
     const rows = await returningRows<{ uid: number }>(this.ds, `UPDATE images SET deleted = 1 WHERE ${where} AND bytes_purged = false RETURNING uid`, [id]);
     return rows.map((r) => r.uid);
   }

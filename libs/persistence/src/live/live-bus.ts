@@ -2,6 +2,7 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { randomBytes } from 'node:crypto';
 
 /**
  * What changed, as small notices: the instance that serves a live feed loads the rows itself.
@@ -14,7 +15,17 @@ export type LiveNotice =
   /** Uplinks of the device up to and including uid `newest` are committed. */
   | { kind: 'uplinks'; device: number; newest: string }
   /** The command's status changed (or it was created). */
-  | { kind: 'command'; device: number; command: number };
+  | { kind: 'command'; device: number; command: number }
+  /** An alert of the device was raised or cleared. */
+  | { kind: 'alert'; device: number; alert: string }
+  /** An image of the device became visible, changed status or annotations, or was deleted. */
+  | { kind: 'image'; device: number; image: number }
+  /**
+   * A credential of the account ended (token deleted, logout, password changed or reset, account
+   * deleted): every instance re-validates the credentials its open streams of the account were
+   * opened with, and ends the streams whose credential no longer holds.
+   */
+  | { kind: 'credentials'; account: number };
 
 /** What a listener hears: notices, and `resync` after the transport reconnected (notices may have been lost). */
 export type LiveSignal = LiveNotice | { kind: 'resync' };
@@ -26,19 +37,43 @@ const MAX_MESSAGE_BYTES = 7_000;
 /** Wait before reopening a lost LISTEN connection. */
 const RECONNECT_MS = 1_000;
 
-type Wire = ['u', number, string] | ['c', number, number];
+type Wire = ['u', number, string] | ['c', number, number] | ['l', number, string] | ['i', number, number] | ['a', number];
+/**
+ * The publisher's own mark after its notices (publish with `heard`): when its subscription hears
+ * it, the message has reached every subscriber. Not a notice: listeners never see it, and an
+ * instance that does not know it drops it (fromWire).
+ */
+const ECHO = 'e';
+/** How long a publisher waits to hear its own message before going on without. */
+const ECHO_TIMEOUT_MS = 2_000;
 
-const toWire = (n: LiveNotice): Wire => (n.kind === 'uplinks' ? ['u', n.device, n.newest] : ['c', n.device, n.command]);
+function toWire(n: LiveNotice): Wire {
+  switch (n.kind) {
+    case 'uplinks':
+      return ['u', n.device, n.newest];
+    case 'command':
+      return ['c', n.device, n.command];
+    case 'alert':
+      return ['l', n.device, n.alert];
+    case 'image':
+      return ['i', n.device, n.image];
+    case 'credentials':
+      return ['a', n.account];
+  }
+}
 
 function fromWire(w: unknown): LiveNotice | null {
   if (!Array.isArray(w) || typeof w[1] !== 'number') return null;
   if (w[0] === 'u' && typeof w[2] === 'string' && /^\d{1,19}$/.test(w[2])) return { kind: 'uplinks', device: w[1], newest: w[2] };
   if (w[0] === 'c' && typeof w[2] === 'number') return { kind: 'command', device: w[1], command: w[2] };
+  if (w[0] === 'l' && typeof w[2] === 'string' && /^\d{1,19}$/.test(w[2])) return { kind: 'alert', device: w[1], alert: w[2] };
+  if (w[0] === 'i' && typeof w[2] === 'number') return { kind: 'image', device: w[1], image: w[2] };
+  if (w[0] === 'a' && w.length === 2) return { kind: 'credentials', account: w[1] };
   return null;
 }
 
 /** Packs notices into as few messages as fit under the payload limit (a JSON array each). */
-export function packLiveNotices(notices: LiveNotice[]): string[] {
+export function packLiveNotices(notices: LiveNotice[], echo: string | null = null): string[] {
   const messages: string[] = [];
   let parts: string[] = [];
   let size = 2;
@@ -52,8 +87,16 @@ export function packLiveNotices(notices: LiveNotice[]): string[] {
     parts.push(part);
     size += part.length + 1;
   }
+  // The mark goes in the last message: hearing it means every message before it was delivered.
+  if (echo !== null) parts.push(JSON.stringify([ECHO, echo]));
   if (parts.length > 0) messages.push(`[${parts.join(',')}]`);
   return messages;
+}
+
+/** The publisher's mark in a message, if it carries one. */
+export function liveEchoOf(message: string): string | null {
+  const m = /\["e","([0-9a-f]{1,64})"\]\]$/.exec(message);
+  return m?.[1] ?? null;
 }
 
 export function unpackLiveNotices(message: string): LiveNotice[] {
@@ -83,6 +126,10 @@ export class LiveBus implements OnApplicationShutdown {
   private redisSubscriber: Redis | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Publishers waiting to hear their own mark, by mark. */
+  private readonly echoes = new Map<string, () => void>();
+  private nextEcho = 0;
+  private readonly echoPrefix = randomBytes(6).toString('hex');
   private readonly redisChannel: string;
 
   constructor(
@@ -99,9 +146,26 @@ export class LiveBus implements OnApplicationShutdown {
    * cannot see yet). Never throws: the change is stored either way, and live clients catch up with
    * the next notice for the device.
    */
-  async publish(notices: LiveNotice[]): Promise<void> {
+  async publish(notices: LiveNotice[], { heard = false }: { heard?: boolean } = {}): Promise<void> {
     if (notices.length === 0 || this.closed) return;
-    const messages = packLiveNotices(notices);
+    // `heard`: resolve only once this process's own subscription has heard the message (up to
+    // ECHO_TIMEOUT_MS), so that every other subscriber has been sent it too when the caller answers.
+    const echo = heard && this.healthy ? `${this.echoPrefix}${(this.nextEcho++).toString(16)}` : null;
+    const messages = packLiveNotices(notices, echo);
+    let echoed: Promise<void> = Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    if (echo !== null) {
+      echoed = new Promise<void>((resolve) => {
+        this.echoes.set(echo, resolve);
+        timer = setTimeout(() => {
+          this.logger.warn('live notices not heard back in time');
+          resolve();
+        }, ECHO_TIMEOUT_MS);
+      }).finally(() => {
+        clearTimeout(timer);
+        this.echoes.delete(echo);
+      });
+    }
     try {
       if (this.redis) {
         for (const m of messages) await this.redis.publish(this.redisChannel, m);
@@ -110,7 +174,9 @@ export class LiveBus implements OnApplicationShutdown {
       }
     } catch (error) {
       this.logger.warn(`live notices not published: ${error instanceof Error ? error.message : String(error)}`);
+      if (echo !== null) this.echoes.get(echo)?.();
     }
+    await echoed;
   }
 
   /**
@@ -137,6 +203,29 @@ export class LiveBus implements OnApplicationShutdown {
   /** Whether this process holds its subscription (LISTEN connection or Redis subscriber) now. */
   get subscribed(): boolean {
     return this.pgClient !== null || this.redisSubscriber !== null;
+  }
+
+  /**
+   * Whether notices published now reach this process: the LISTEN connection is open, or the Redis
+   * subscriber is connected (ioredis keeps the subscriber object while it reconnects, and what is
+   * published meanwhile is lost).
+   */
+  get healthy(): boolean {
+    return this.pgClient !== null || this.redisSubscriber?.status === 'ready';
+  }
+
+  /**
+   * Opens this process's subscription if it is not open; a listener added afterwards hears
+   * everything committed from then on. Never throws: false when the transport cannot be reached.
+   */
+  async ensureOpen(): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      await this.open();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -229,6 +318,8 @@ export class LiveBus implements OnApplicationShutdown {
 
   private deliver(message: string): void {
     for (const notice of unpackLiveNotices(message)) this.emit(notice);
+    const echo = liveEchoOf(message);
+    if (echo !== null) this.echoes.get(echo)?.();
   }
 
   private emit(signal: LiveSignal): void {

@@ -230,7 +230,21 @@ export class DevicesDatamodel1763856000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['uplink_gateways', 'uplinks', 'fences', 'device_shares', 'devices', 'icons', 'data_types', 'device_models', 'decoders', 'manufacturers', 'device_types', 'networks', 'network_types']) {
+    for (const table of [
+      'uplink_gateways',
+      'uplinks',
+      'fences',
+      'device_shares',
+      'devices',
+      'icons',
+      'data_types',
+      'device_models',
+      'decoders',
+      'manufacturers',
+      'device_types',
+      'networks',
+      'network_types',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }

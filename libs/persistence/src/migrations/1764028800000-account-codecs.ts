@@ -8,7 +8,9 @@ export class AccountCodecs1764028800000 implements MigrationInterface {
   name = 'AccountCodecs1764028800000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE decoders ADD COLUMN account_id integer REFERENCES accounts(id) ON DELETE CASCADE, ADD COLUMN script text, ADD COLUMN created_at timestamptz NOT NULL DEFAULT now()`);
+    await q.query(
+      `ALTER TABLE decoders ADD COLUMN account_id integer REFERENCES accounts(id) ON DELETE CASCADE, ADD COLUMN script text, ADD COLUMN created_at timestamptz NOT NULL DEFAULT now()`,
+    );
     await q.query(`CREATE SEQUENCE decoders_uid_seq START WITH 1000 OWNED BY decoders.uid`);
     await q.query(`ALTER TABLE decoders ALTER COLUMN uid SET DEFAULT nextval('decoders_uid_seq')`);
     await q.query(`ALTER TABLE decoders DROP CONSTRAINT decoders_name_key`);

@@ -8,7 +8,9 @@ export class DeviceValueTimes1764115200000 implements MigrationInterface {
   name = 'DeviceValueTimes1764115200000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE devices ADD COLUMN battery_at timestamptz, ADD COLUMN temperature_at timestamptz, ADD COLUMN position_at timestamptz, ADD COLUMN firmware_at timestamptz`);
+    await q.query(
+      `ALTER TABLE devices ADD COLUMN battery_at timestamptz, ADD COLUMN temperature_at timestamptz, ADD COLUMN position_at timestamptz, ADD COLUMN firmware_at timestamptz`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

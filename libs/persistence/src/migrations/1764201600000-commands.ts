@@ -8,7 +8,9 @@ export class Commands1764201600000 implements MigrationInterface {
   name = 'Commands1764201600000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE networks ADD COLUMN base_url text, ADD COLUMN api_key_encrypted bytea, ADD COLUMN application_id text, ADD COLUMN webhook_id text`);
+    await q.query(
+      `ALTER TABLE networks ADD COLUMN base_url text, ADD COLUMN api_key_encrypted bytea, ADD COLUMN application_id text, ADD COLUMN webhook_id text`,
+    );
     await q.query(`ALTER TABLE devices DROP CONSTRAINT devices_network_ref_fkey`);
     await q.query(`ALTER TABLE devices ADD CONSTRAINT devices_network_ref_fkey FOREIGN KEY (network_ref) REFERENCES networks(uid) ON DELETE SET NULL`);
     await q.query(`ALTER TABLE uplinks DROP CONSTRAINT uplinks_network_ref_fkey`);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccountEntity } from '../entities';
 import { uniqueViolation } from './pg-errors';
+import { returningRows } from './sql-results';
 
 export interface NewAccount {
   username: string;
@@ -14,6 +15,25 @@ export interface NewAccount {
   /** YYYY-MM-DD */
   expiresOn: string;
 }
+
+/** An account as an administrator lists it: with the devices it owns. */
+export interface AdminAccountRow {
+  id: number;
+  username: string;
+  email: string;
+  fullname: string;
+  groupid: number;
+  active: number;
+  created_at: Date;
+  last_login_at: Date | null;
+  expires_on: string;
+  max_devices: number;
+  devices: number;
+}
+
+/** The accounts' columns of an AdminAccountRow, `a` being the account. */
+const ADMIN_COLUMNS = `a.id, a.username, a.email, a.fullname, a.groupid, a.active, a.created_at, a.last_login_at, to_char(a.expires_on, 'YYYY-MM-DD') AS expires_on,
+  a.max_devices, (SELECT count(*)::int FROM devices d WHERE d.owner_id = a.id AND d.deleted_at IS NULL) AS devices`;
 
 export type CreateAccountResult = { ok: true; account: AccountEntity } | { ok: false; conflict: 'username' | 'email' };
 
@@ -64,6 +84,46 @@ export class AccountsRepository {
   /** Deletes the account; everything it owns goes with it through ON DELETE CASCADE. */
   async delete(id: number): Promise<void> {
     await this.repo().delete({ id });
+  }
+
+  /**
+   * Accounts by username (case-insensitive, id as tie-break) whose username or e-mail contains
+   * `q`, in keyset pages after `after` (the last username key and id of the previous page).
+   */
+  async adminPage(
+    q: string | null,
+    limit: number,
+    after: { key: string; id: number } | null,
+  ): Promise<{ rows: (AdminAccountRow & { username_key: string })[]; total: number }> {
+    const pattern = q === null ? null : `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const [rows, [count]] = await Promise.all([
+      this.ds.query(
+        `SELECT ${ADMIN_COLUMNS}, a.username_key FROM accounts a
+         WHERE ($1::text IS NULL OR a.username_key LIKE $1 OR a.email_key LIKE $1)
+           AND ($2::text IS NULL OR (a.username_key, a.id) > ($2, $3::int))
+         ORDER BY a.username_key, a.id LIMIT $4`,
+        [pattern, after?.key ?? null, after?.id ?? null, limit],
+      ) as Promise<(AdminAccountRow & { username_key: string })[]>,
+      this.ds.query('SELECT count(*)::int AS n FROM accounts a WHERE ($1::text IS NULL OR a.username_key LIKE $1 OR a.email_key LIKE $1)', [
+        pattern,
+      ]) as Promise<{ n: number }[]>,
+    ]);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  async adminOne(id: number): Promise<AdminAccountRow | null> {
+    const rows: AdminAccountRow[] = await this.ds.query(`SELECT ${ADMIN_COLUMNS} FROM accounts a WHERE a.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** An administrator's change of the account's expiration (YYYY-MM-DD) and/or device limit; false: no such account. */
+  async adminUpdate(id: number, change: { expiresOn?: string; maxDevices?: number }): Promise<boolean> {
+    const rows = await returningRows<{ id: number }>(
+      this.ds,
+      'UPDATE accounts SET expires_on = coalesce($2::date, expires_on), max_devices = coalesce($3::int, max_devices) WHERE id = $1 RETURNING id',
+      [id, change.expiresOn ?? null, change.maxDevices ?? null],
+    );
+    return rows.length > 0;
   }
 
   async count(): Promise<number> {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { COMMAND_STATUS_RANK, type CommandStatus } from '@dts/domain';
+import { COMMAND_STATUS_RANK, type CommandStatus, type QueueRemoval, SIMULATED } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { LiveBus } from '../live/live-bus';
-import { returningRows } from './sql-results';
+import { onlyRow, queryOne, returningRows } from './sql-results';
 
 export interface CommandRow {
   uid: number;
@@ -23,7 +23,8 @@ export interface CommandRow {
 /** What the worker needs to hand a command to its network. */
 export interface DispatchRow extends CommandRow {
   owner_id: number;
-  adapter: 'simulated' | 'ttn' | 'chirpstack' | 'rest' | null;
+  /** The network's kind (its definition: networkByKind in libs/domain). */
+  adapter: string | null;
   base_url: string | null;
   api_key_encrypted: Buffer | null;
   application_id: string | null;
@@ -44,8 +45,18 @@ export interface NewCommand {
 const SELECT = `SELECT c.uid, c.device_id, d.eui, c.created_at, c.status, n.name AS network, c.network_ref, c.confirmed, c.port, c.payload, c.network_id, c.reason
   FROM commands c JOIN devices d ON d.uid = c.device_id LEFT JOIN networks n ON n.uid = c.network_ref`;
 
+/** The query of a DispatchRow (add the WHERE). */
+const DISPATCH_SELECT = `SELECT c.uid, c.device_id, d.eui, c.created_at, c.status, n.name AS network, c.network_ref, c.confirmed, c.port, c.payload,
+              c.network_id, c.reason, d.owner_id, n.adapter, n.base_url, n.api_key_encrypted, n.application_id, n.webhook_id
+       FROM commands c JOIN devices d ON d.uid = c.device_id LEFT JOIN networks n ON n.uid = c.network_ref`;
+
+/** The query of a CommandRow (add the WHERE): the event router reads commands by uid. */
+export const COMMAND_ROW_QUERY = SELECT;
+
 /** SQL of "the new status ranks above the stored one, which is not final": statuses never go back. */
-const ADVANCES = `(CASE c.status ${Object.entries(COMMAND_STATUS_RANK).map(([s, r]) => `WHEN '${s}' THEN ${r}`).join(' ')} END) < $RANK AND c.status NOT IN ('Acknowledged', 'Failed', 'Cancelled')`;
+const ADVANCES = `(CASE c.status ${Object.entries(COMMAND_STATUS_RANK)
+  .map(([s, r]) => `WHEN '${s}' THEN ${r}`)
+  .join(' ')} END) < $RANK AND c.status NOT IN ('Acknowledged', 'Failed', 'Cancelled')`;
 
 /** What creating a command for a device needs: its encoder (decoder family or codec) and network. */
 export interface CommandTarget {
@@ -67,27 +78,49 @@ export class CommandsRepository {
   }
 
   async target(deviceUid: number): Promise<CommandTarget> {
-    const [r]: { decoder_uid: number | null; decoder_name: string | null; script: string | null; network_ref: number | null; adapter: DispatchRow['adapter'] }[] = await this.ds.query(
+    // The caller holds the device (DeviceAccessService): its row is there.
+    const r = await queryOne<{
+      decoder_uid: number | null;
+      decoder_name: string | null;
+      script: string | null;
+      network_ref: number | null;
+      adapter: DispatchRow['adapter'];
+    }>(
+      this.ds,
       `SELECT c.uid AS decoder_uid, c.name AS decoder_name, c.script, d.network_ref, n.adapter
        FROM devices d LEFT JOIN decoders c ON c.uid = d.decoder_ref LEFT JOIN networks n ON n.uid = d.network_ref WHERE d.uid = $1`,
       [deviceUid],
     );
     return {
-      decoder: r.decoder_uid === null ? null : { uid: r.decoder_uid, name: r.decoder_name!, script: r.script },
+      decoder: r.decoder_uid === null ? null : { uid: r.decoder_uid, name: r.decoder_name ?? '', script: r.script },
       networkRef: r.network_ref,
       adapter: r.adapter,
     };
   }
 
   async create(input: NewCommand): Promise<CommandRow> {
-    const [{ uid }] = await returningRows<{ uid: number }>(
-      this.ds,
-      `INSERT INTO commands (device_id, created_by, status, network_ref, confirmed, port, payload, name, params)
+    const { uid } = onlyRow(
+      await returningRows<{ uid: number }>(
+        this.ds,
+        `INSERT INTO commands (device_id, created_by, status, network_ref, confirmed, port, payload, name, params)
        VALUES ($1, $2, 'Created', $3, $4, $5, $6, $7, $8) RETURNING uid`,
-      [input.deviceUid, input.createdBy, input.networkRef, input.confirmed, input.port, Buffer.from(input.payload), input.name, input.params === null ? null : JSON.stringify(input.params)],
+        [
+          input.deviceUid,
+          input.createdBy,
+          input.networkRef,
+          input.confirmed,
+          input.port,
+          Buffer.from(input.payload),
+          input.name,
+          input.params === null ? null : JSON.stringify(input.params),
+        ],
+      ),
     );
     await this.announce(input.deviceUid, uid);
-    return (await this.find(uid))!;
+    const row = await this.find(uid);
+    // Only the device's purge deletes commands, and it runs after the device is gone from every route.
+    if (!row) throw new Error(`command ${uid} vanished right after it was stored`);
+    return row;
   }
 
   async find(uid: number): Promise<CommandRow | null> {
@@ -101,14 +134,13 @@ export class CommandsRepository {
   }
 
   async forDispatch(uid: number): Promise<DispatchRow | null> {
-    const rows: DispatchRow[] = await this.ds.query(
-      `SELECT c.uid, c.device_id, d.eui, c.created_at, c.status, n.name AS network, c.network_ref, c.confirmed, c.port, c.payload, c.network_id, c.reason,
-              d.owner_id, n.adapter, n.base_url, n.api_key_encrypted, n.application_id, n.webhook_id
-       FROM commands c JOIN devices d ON d.uid = c.device_id LEFT JOIN networks n ON n.uid = c.network_ref
-       WHERE c.uid = $1 AND d.deleted_at IS NULL`,
-      [uid],
-    );
+    const rows: DispatchRow[] = await this.ds.query(`${DISPATCH_SELECT} WHERE c.uid = $1 AND d.deleted_at IS NULL`, [uid]);
     return rows[0] ?? null;
+  }
+
+  /** The device's commands that have not reached the device yet (Created, Scheduled), oldest first, with their networks. */
+  pendingOf(deviceUid: number): Promise<DispatchRow[]> {
+    return this.ds.query(`${DISPATCH_SELECT} WHERE c.device_id = $1 AND c.status IN ('Created', 'Scheduled') ORDER BY c.created_at, c.uid`, [deviceUid]);
   }
 
   /**
@@ -124,15 +156,81 @@ export class CommandsRepository {
        RETURNING c.device_id`,
       [uid, status, extra.networkId ?? null, extra.reason ?? null, COMMAND_STATUS_RANK[status]],
     );
-    if (rows.length > 0) await this.announce(rows[0].device_id, uid);
-    return rows.length > 0;
+    const [moved] = rows;
+    if (moved) await this.announce(moved.device_id, uid);
+    return moved !== undefined;
   }
 
-  /** Cancels a command still Created; false when it has moved on (or does not exist). */
-  async cancel(uid: number, deviceUid: number): Promise<boolean> {
-    const cancelled = (await returningRows(this.ds, `UPDATE commands SET status = 'Cancelled', updated_at = now() WHERE uid = $1 AND device_id = $2 AND status = 'Created' RETURNING 1`, [uid, deviceUid])).length > 0;
+  /**
+   * Cancels a command still in one of `from` (Created: not handed to a network; Scheduled: taken out
+   * of the network's queue, or the simulated network's); false when it has moved on (or does not exist).
+   */
+  async cancel(uid: number, deviceUid: number, from: readonly ('Created' | 'Scheduled')[] = ['Created']): Promise<boolean> {
+    const cancelled =
+      (
+        await returningRows(
+          this.ds,
+          `UPDATE commands SET status = 'Cancelled', updated_at = now() WHERE uid = $1 AND device_id = $2 AND status = ANY($3::text[]) RETURNING 1`,
+          [uid, deviceUid, from],
+        )
+      ).length > 0;
     if (cancelled) await this.announce(deviceUid, uid);
     return cancelled;
+  }
+
+  /**
+   * What taking downlinks out of a network's queue did to the device's other downlinks there: the
+   * ones the network names anew follow their new ids (their events name those), the ones it lost
+   * fail with the reason.
+   */
+  async afterQueueRemoval(deviceUid: number, networkRef: number | null, outcome: Pick<QueueRemoval, 'renamed' | 'lost'>): Promise<void> {
+    if (outcome.renamed.length > 0) {
+      await this.ds.query(
+        `UPDATE commands c SET network_id = v.to_id, updated_at = now() FROM unnest($3::text[], $4::text[]) AS v(from_id, to_id)
+         WHERE c.device_id = $1 AND c.network_ref IS NOT DISTINCT FROM $2 AND c.network_id = v.from_id`,
+        [deviceUid, networkRef, outcome.renamed.map((r) => r.from), outcome.renamed.map((r) => r.to)],
+      );
+    }
+    for (const lost of outcome.lost) {
+      const rows: { uid: number }[] = await this.ds.query(
+        `SELECT uid FROM commands WHERE device_id = $1 AND network_ref IS NOT DISTINCT FROM $2 AND network_id = $3`,
+        [deviceUid, networkRef, lost.id],
+      );
+      for (const { uid } of rows) await this.advance(uid, 'Failed', { reason: lost.reason });
+    }
+  }
+
+  /**
+   * The simulated network at its devices' new uplinks (docs/api.md §6): for each device, a confirmed
+   * downlink sent at an earlier uplink is acknowledged by this one, and the oldest queued one
+   * (Scheduled) goes out (Sent), as a class A device receives one downlink after each uplink. Two
+   * deliveries at once for one device move one downlink, not two (the row is re-checked once
+   * locked). Answers how many commands moved.
+   */
+  async simulatedUplinks(deviceUids: readonly number[]): Promise<number> {
+    if (deviceUids.length === 0) return 0;
+    const moved = await returningRows<{ uid: number; device_id: number }>(
+      this.ds,
+      `WITH acknowledged AS (
+         UPDATE commands c SET status = 'Acknowledged', updated_at = now()
+         WHERE c.device_id = ANY($1::int[]) AND c.network_ref = ${SIMULATED.uid} AND c.status = 'Sent' AND c.confirmed
+         RETURNING c.uid, c.device_id
+       ),
+       head AS (
+         SELECT DISTINCT ON (device_id) uid FROM commands
+         WHERE device_id = ANY($1::int[]) AND network_ref = ${SIMULATED.uid} AND status = 'Scheduled'
+         ORDER BY device_id, created_at, uid
+       ),
+       sent AS (
+         UPDATE commands c SET status = 'Sent', updated_at = now() FROM head
+         WHERE c.uid = head.uid AND c.status = 'Scheduled'
+         RETURNING c.uid, c.device_id
+       )
+       SELECT uid, device_id FROM acknowledged UNION ALL SELECT uid, device_id FROM sent`,
+      [deviceUids],
+    );
+    for (const m of moved) await this.announce(m.device_id, m.uid);
+    return moved.length;
   }
 
   /** A network event names the command by the network's id (ChirpStack) or by our uid (The Things Stack). */

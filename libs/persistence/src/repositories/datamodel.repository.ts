@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { returningRows } from './sql-results';
 
 export interface NetworkRow {
   uid: number;
@@ -118,28 +117,6 @@ export class DatamodelRepository {
   async decoderByUid(uid: number): Promise<DecoderRow | null> {
     const rows: DecoderRow[] = await this.ds.query(`${DECODER_SELECT} WHERE d.uid = $1`, [uid]);
     return rows[0] ?? null;
-  }
-
-  /** The account's own codecs. */
-  codecs(accountId: number): Promise<DecoderRow[]> {
-    return this.ds.query(`${DECODER_SELECT} WHERE d.account_id = $1 ORDER BY d.uid`, [accountId]);
-  }
-
-  /** Stores an account's codec; null when the account already has a decoder of that name. */
-  async createCodec(accountId: number, name: string, description: string, script: string): Promise<number | null> {
-    const rows = await returningRows<{ uid: number }>(
-      this.ds,
-      `INSERT INTO decoders (name, description, interface, type_ref, device, manufacturer_ref, account_id, script)
-       SELECT $2, $3, 'javascript', NULL, 'Any device', 2, $1, $4
-       WHERE NOT EXISTS (SELECT 1 FROM decoders WHERE lower(name) = lower($2) AND (account_id IS NULL OR account_id = $1))
-       RETURNING uid`,
-      [accountId, name, description, script],
-    );
-    return rows[0]?.uid ?? null;
-  }
-
-  async deleteCodec(accountId: number, uid: number): Promise<boolean> {
-    return (await returningRows(this.ds, 'DELETE FROM decoders WHERE uid = $2 AND account_id = $1 RETURNING 1', [accountId, uid])).length > 0;
   }
 
   dataTypes(): Promise<DataTypeRow[]> {

@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { returningRows } from './sql-results';
+import type { DeviceMetaRow } from './device-meta-columns';
+import { DEVICE_META_COLUMNS, META_SELECT } from './device-meta-columns';
+import { ACCESSIBLE } from './device-sql';
+import { uniqueViolation } from './pg-errors';
+import { queryOne, returningRows } from './sql-results';
+import { statement, Statements } from '../sql/statements';
+
+/** GET /user/device: the EUIs the account may see, in order (docs/benchmarks.md, figure 4). */
+const LIST_EUIS = statement('devices_list_euis', `SELECT d.eui FROM devices d WHERE ${ACCESSIBLE} ORDER BY d.eui`);
+
+export type { DeviceMetaRow } from './device-meta-columns';
 
 /** What the caller is to a device. */
 export type DeviceRelationKind = 'owner' | 'shared';
@@ -14,44 +24,28 @@ export interface DeviceAccess {
   decoderRef: number | null;
 }
 
-/** A device row with the names its metadata shows (owner's username, network type). */
-export interface DeviceMetaRow {
-  uid: number;
-  eui: string;
-  owner_id: number;
-  owner_username: string;
-  user_ref: number | null;
-  label: string;
-  folder: string | null;
-  tags: unknown;
-  type_ref: number | null;
-  decoder_ref: number | null;
-  network_ref: number | null;
-  icon_ref: number | null;
-  network_type: string | null;
-  installation_lat: number | null;
-  installation_lon: number | null;
-  lat: number | null;
-  lon: number | null;
-  alt: number | null;
-  battery_percent: number | null;
-  battery_voltage: number | null;
-  temperature_dc: number | null;
-  signal_percent: number | null;
-  signal_dbm: number | null;
-  firmware_version: string | null;
-  ts_activity_first: Date | null;
-  ts_activity_last: Date | null;
-  ts_data_first: Date | null;
-  ts_data_last: Date | null;
-}
-
-/** The metadata columns a client may write (CONTRACT §4), by their column names. */
+/** The metadata columns a client may write (docs/api.md §4), by their column names. */
 export const WRITABLE_META_COLUMNS = [
-  'label', 'folder', 'tags', 'installation_lat', 'installation_lon', 'lat', 'lon', 'alt', 'battery_percent', 'battery_voltage',
-  'temperature_dc', 'signal_percent', 'signal_dbm', 'firmware_version', 'type_ref', 'decoder_ref', 'network_ref', 'icon_ref',
+  'label',
+  'folder',
+  'tags',
+  'installation_lat',
+  'installation_lon',
+  'lat',
+  'lon',
+  'alt',
+  'battery_percent',
+  'battery_voltage',
+  'temperature_dc',
+  'signal_percent',
+  'signal_dbm',
+  'firmware_version',
+  'type_ref',
+  'decoder_ref',
+  'network_ref',
+  'icon_ref',
   'user_ref',
-] as const;
+] as const satisfies readonly (keyof typeof DEVICE_META_COLUMNS)[];
 export type WritableMetaColumn = (typeof WRITABLE_META_COLUMNS)[number];
 
 export interface NewDevice {
@@ -69,22 +63,12 @@ export type RegisterDeviceResult = { ok: true; uid: number } | { ok: false; reas
 
 export type ReferenceKind = 'type_ref' | 'decoder_ref' | 'network_ref' | 'icon_ref' | 'account';
 
-/** Devices the account owns or that are shared with it; deleted ones are gone at once. */
-const ACCESSIBLE = `d.deleted_at IS NULL AND (d.owner_id = $1 OR EXISTS (SELECT 1 FROM device_shares s WHERE s.device_id = d.uid AND s.account_id = $1))`;
-
-const META_SELECT = `
-  SELECT d.uid, d.eui, d.owner_id, a.username AS owner_username, d.user_ref, d.label, d.folder, d.tags, d.type_ref, d.decoder_ref,
-         d.network_ref, d.icon_ref, nt.type AS network_type, d.installation_lat, d.installation_lon, d.lat, d.lon, d.alt,
-         d.battery_percent, d.battery_voltage, d.temperature_dc, d.signal_percent, d.signal_dbm, d.firmware_version,
-         d.ts_activity_first, d.ts_activity_last, d.ts_data_first, d.ts_data_last
-  FROM devices d
-  JOIN accounts a ON a.id = d.owner_id
-  LEFT JOIN networks n ON n.uid = d.network_ref
-  LEFT JOIN network_types nt ON nt.uid = n.type_ref`;
-
 @Injectable()
 export class DevicesRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly statements: Statements,
+  ) {}
 
   /** The device if the account owns it or it is shared with it; null otherwise (no existence oracle). */
   async accessible(accountId: number, eui: string): Promise<DeviceAccess | null> {
@@ -93,7 +77,9 @@ export class DevicesRepository {
       [accountId, eui],
     );
     const row = rows[0];
-    return row ? { uid: row.uid, eui: row.eui, ownerId: row.owner_id, decoderRef: row.decoder_ref, relation: row.owner_id === accountId ? 'owner' : 'shared' } : null;
+    return row
+      ? { uid: row.uid, eui: row.eui, ownerId: row.owner_id, decoderRef: row.decoder_ref, relation: row.owner_id === accountId ? 'owner' : 'shared' }
+      : null;
   }
 
   /** Any live device by EUI, whoever owns it: for administrators only. */
@@ -103,7 +89,7 @@ export class DevicesRepository {
   }
 
   async listEuis(accountId: number): Promise<string[]> {
-    const rows: { eui: string }[] = await this.ds.query(`SELECT d.eui FROM devices d WHERE ${ACCESSIBLE} ORDER BY d.eui`, [accountId]);
+    const rows = await this.statements.rows<{ eui: string }>(LIST_EUIS, [accountId]);
     return rows.map((r) => r.eui);
   }
 
@@ -126,14 +112,104 @@ export class DevicesRepository {
       await m.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
       const existing: { owner_id: number }[] = await m.query('SELECT owner_id FROM devices WHERE eui = $1 AND deleted_at IS NULL', [input.eui]);
       if (existing[0]) return { ok: false as const, reason: existing[0].owner_id === accountId ? ('exists' as const) : ('owned-elsewhere' as const) };
-      const [{ n }]: { n: number }[] = await m.query('SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [accountId]);
+      const { n } = await queryOne<{ n: number }>(m, 'SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [accountId]);
       if (n >= maxDevices) return { ok: false as const, reason: 'limit' as const };
-      const [{ uid }]: { uid: number }[] = await m.query(
+      const { uid } = await queryOne<{ uid: number }>(
+        m,
         `INSERT INTO devices (eui, owner_id, label, folder, tags, type_ref, decoder_ref, network_ref, icon_ref)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING uid`,
-        [input.eui, accountId, input.label, input.folder, input.tags === undefined ? null : JSON.stringify(input.tags), input.typeRef, input.decoderRef, input.networkRef, input.iconRef],
+        [
+          input.eui,
+          accountId,
+          input.label,
+          input.folder,
+          input.tags === undefined ? null : JSON.stringify(input.tags),
+          input.typeRef,
+          input.decoderRef,
+          input.networkRef,
+          input.iconRef,
+        ],
       );
       return { ok: true as const, uid };
+    });
+  }
+
+  /** Live devices the account owns (what `max_devices` counts). */
+  async countOwned(accountId: number): Promise<number> {
+    return (await queryOne<{ n: number }>(this.ds, 'SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [accountId])).n;
+  }
+
+  /** Which of these EUIs are registered, and whether on this account. */
+  async registered(accountId: number, euis: readonly string[]): Promise<Map<string, 'exists' | 'owned-elsewhere'>> {
+    const rows: { eui: string; owner_id: number }[] = await this.ds.query(
+      'SELECT eui, owner_id FROM devices WHERE eui = ANY($1::text[]) AND deleted_at IS NULL',
+      [euis],
+    );
+    return new Map(rows.map((r) => [r.eui, r.owner_id === accountId ? 'exists' : 'owned-elsewhere']));
+  }
+
+  /**
+   * Registers all the devices on the account, or none: in one transaction that locks the account
+   * row (as `register` does), checks the limit and the EUIs, and inserts every row with one
+   * statement (arrays unnested, whatever the count). What stands in the way is answered instead.
+   */
+  async registerMany(
+    accountId: number,
+    maxDevices: number,
+    devices: readonly NewDevice[],
+  ): Promise<{ ok: true; created: number } | { ok: false; owned: number; taken: Map<string, 'exists' | 'owned-elsewhere'> }> {
+    try {
+      return await this.registerManyOnce(accountId, maxDevices, devices);
+    } catch (error) {
+      // An EUI registered by another account between the check and the insert: say which.
+      if (uniqueViolation(error) === null) throw error;
+      return {
+        ok: false,
+        owned: await this.countOwned(accountId),
+        taken: await this.registered(
+          accountId,
+          devices.map((d) => d.eui),
+        ),
+      };
+    }
+  }
+
+  private registerManyOnce(accountId: number, maxDevices: number, devices: readonly NewDevice[]) {
+    return this.ds.transaction(async (m) => {
+      await m.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      const euis = devices.map((d) => d.eui);
+      const rows: { eui: string; owner_id: number }[] = await m.query('SELECT eui, owner_id FROM devices WHERE eui = ANY($1::text[]) AND deleted_at IS NULL', [
+        euis,
+      ]);
+      const { n } = await queryOne<{ n: number }>(m, 'SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [accountId]);
+      if (rows.length > 0 || n + devices.length > maxDevices)
+        return {
+          ok: false as const,
+          owned: n,
+          taken: new Map(rows.map((r) => [r.eui, r.owner_id === accountId ? ('exists' as const) : ('owned-elsewhere' as const)])),
+        };
+      const inserted = await returningRows<{ n: number }>(
+        m,
+        `WITH added AS (
+           INSERT INTO devices (eui, owner_id, label, folder, tags, type_ref, decoder_ref, network_ref, icon_ref)
+           SELECT r.eui, $1, r.label, r.folder, r.tags::jsonb, r.type_ref, r.decoder_ref, r.network_ref, r.icon_ref
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[])
+             AS r(eui, label, folder, tags, type_ref, decoder_ref, network_ref, icon_ref)
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM added`,
+        [
+          accountId,
+          euis,
+          devices.map((d) => d.label),
+          devices.map((d) => d.folder),
+          devices.map((d) => (d.tags === undefined || d.tags === null ? null : JSON.stringify(d.tags))),
+          devices.map((d) => d.typeRef),
+          devices.map((d) => d.decoderRef),
+          devices.map((d) => d.networkRef),
+          devices.map((d) => d.iconRef),
+        ],
+      );
+      return { ok: true as const, created: inserted[0]?.n ?? 0 };
     });
   }
 
@@ -145,21 +221,6 @@ export class DevicesRepository {
   async metaRowByUid(uid: number): Promise<DeviceMetaRow | null> {
     const rows: DeviceMetaRow[] = await this.ds.query(`${META_SELECT} WHERE d.uid = $1 AND d.deleted_at IS NULL`, [uid]);
     return rows[0] ?? null;
-  }
-
-  /**
-   * Hands the device over to another account, within that account's device limit (its row is
-   * locked, as in register). The new owner's share, if any, is no longer needed.
-   */
-  async transfer(uid: number, newOwnerId: number): Promise<'ok' | 'limit'> {
-    return this.ds.transaction(async (m) => {
-      const [{ max_devices }]: { max_devices: number }[] = await m.query('SELECT max_devices FROM accounts WHERE id = $1 FOR UPDATE', [newOwnerId]);
-      const [{ n }]: { n: number }[] = await m.query('SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL AND uid <> $2', [newOwnerId, uid]);
-      if (n >= max_devices) return 'limit' as const;
-      await m.query('UPDATE devices SET owner_id = $2 WHERE uid = $1 AND deleted_at IS NULL', [uid, newOwnerId]);
-      await m.query('DELETE FROM device_shares WHERE device_id = $1 AND account_id = $2', [uid, newOwnerId]);
-      return 'ok' as const;
-    });
   }
 
   /** Writes the given metadata columns of a live device. */
@@ -177,19 +238,27 @@ export class DevicesRepository {
 
   /** Deletes up to `batch` uplinks of a deleted device; when none are left, the device row. Returns the uplinks deleted. */
   async purgeBatch(uid: number, batch: number): Promise<number> {
-    const rows: { n: number }[] = await this.ds.query(
+    const { n: deleted } = await queryOne<{ n: number }>(
+      this.ds,
       `WITH doomed AS (SELECT uid FROM uplinks WHERE device_id = $1 LIMIT $2),
             gone AS (DELETE FROM uplinks u USING doomed WHERE u.uid = doomed.uid RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [uid, batch],
     );
-    const deleted = rows[0].n;
     if (deleted === 0) await this.ds.query('DELETE FROM devices WHERE uid = $1 AND deleted_at IS NOT NULL', [uid]);
     return deleted;
   }
 
   async share(deviceUid: number, accountId: number): Promise<void> {
     await this.ds.query('INSERT INTO device_shares (device_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [deviceUid, accountId]);
+  }
+
+  /** The accounts the device is shared with, by username. */
+  shares(deviceUid: number): Promise<{ user_id: number; username: string }[]> {
+    return this.ds.query(
+      'SELECT a.id AS user_id, a.username FROM device_shares s JOIN accounts a ON a.id = s.account_id WHERE s.device_id = $1 ORDER BY a.username_key',
+      [deviceUid],
+    );
   }
 
   async unshare(deviceUid: number, accountId: number): Promise<boolean> {
@@ -223,7 +292,7 @@ export class DevicesRepository {
   }
 
   async countLive(): Promise<number> {
-    const [{ n }]: { n: number }[] = await this.ds.query('SELECT count(*)::int AS n FROM devices WHERE deleted_at IS NULL');
+    const { n } = await queryOne<{ n: number }>(this.ds, 'SELECT count(*)::int AS n FROM devices WHERE deleted_at IS NULL');
     return n;
   }
 }

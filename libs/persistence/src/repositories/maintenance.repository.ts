@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { queryOne } from './sql-results';
 
 export interface PurgeCounts {
   sessions: number;
@@ -18,7 +19,7 @@ export class MaintenanceRepository {
 
   /** Removes what can no longer be used: expired sessions, spent reset tokens, ended rate windows. */
   async purgeExpired(): Promise<PurgeCounts> {
-    const count = async (sql: string) => ((await this.ds.query(`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`)) as { n: number }[])[0].n;
+    const count = async (sql: string) => (await queryOne<{ n: number }>(this.ds, `WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`)).n;
     return {
       sessions: await count('DELETE FROM sessions WHERE expires_at <= now()'),
       passwordResets: await count("DELETE FROM password_resets WHERE expires_at <= now() - interval '1 day' OR used_at IS NOT NULL"),

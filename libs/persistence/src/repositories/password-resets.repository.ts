@@ -7,8 +7,17 @@ import { returningRows } from './sql-results';
 export class PasswordResetsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  async create(digest: Buffer, accountId: number, expiresAt: Date): Promise<void> {
-    await this.ds.query('INSERT INTO password_resets (digest, account_id, expires_at) VALUES ($1, $2, $3)', [digest, accountId, expiresAt]);
+  /**
+   * Issues the account's reset token, replacing any it had: one live reset token per account, so a
+   * hundred requests leave one token that works, not a hundred. The account row is locked so that
+   * two concurrent requests cannot both leave theirs.
+   */
+  async replace(digest: Buffer, accountId: number, expiresAt: Date): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await m.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      await m.query('DELETE FROM password_resets WHERE account_id = $1 AND used_at IS NULL', [accountId]);
+      await m.query('INSERT INTO password_resets (digest, account_id, expires_at) VALUES ($1, $2, $3)', [digest, accountId, expiresAt]);
+    });
   }
 
   /**

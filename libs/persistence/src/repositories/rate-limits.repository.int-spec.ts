@@ -19,6 +19,14 @@ describe('RateLimitsRepository', () => {
     await db?.stop();
   });
 
+  it('counts several hits at once, and blocks when they pass the limit', async () => {
+    expect(await repo.increment('batch', 60_000, 10, 30_000, 4)).toMatchObject({ totalHits: 4, isBlocked: false });
+    const next = await repo.increment('batch', 60_000, 10, 30_000, 7);
+    expect(next).toMatchObject({ totalHits: 11, isBlocked: true });
+    expect(next.expiresInMs).toBeGreaterThan(55_000);
+    expect(next.expiresInMs).toBeLessThanOrEqual(60_000);
+  });
+
   it('counts hits in a window and blocks past the limit', async () => {
     expect(await repo.increment('k', 60_000, 2, 30_000)).toMatchObject({ totalHits: 1, isBlocked: false });
     expect(await repo.increment('k', 60_000, 2, 30_000)).toMatchObject({ totalHits: 2, isBlocked: false });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { databasePoolStats, type PoolStats } from '@dts/platform';
 import { DataSource } from 'typeorm';
+import { queryOne } from './sql-results';
 
 /** Below this many uplinks (by the planner's estimate) they are counted exactly; above, estimated. */
 export const UPLINKS_EXACT_COUNT_LIMIT = 1_000_000;
@@ -30,14 +31,15 @@ export class SystemStatsRepository {
    * reltuples is -1 before the first ANALYZE, which falls to the exact count.
    */
   async counts(): Promise<SystemCounts> {
-    const [r]: { accounts: number; devices: number; estimate: string }[] = await this.ds.query(
+    const r = await queryOne<{ accounts: number; devices: number; estimate: string }>(
+      this.ds,
       `SELECT (SELECT count(*)::int FROM accounts) AS accounts,
               (SELECT count(*)::int FROM devices WHERE deleted_at IS NULL) AS devices,
               (SELECT reltuples::bigint FROM pg_class WHERE oid = 'uplinks'::regclass) AS estimate`,
     );
     const estimate = Number(r.estimate);
     if (estimate >= UPLINKS_EXACT_COUNT_LIMIT) return { accounts: r.accounts, devices: r.devices, uplinks: estimate, uplinksEstimated: true };
-    const [{ n }]: { n: string }[] = await this.ds.query('SELECT count(*) AS n FROM uplinks');
+    const { n } = await queryOne<{ n: string }>(this.ds, 'SELECT count(*) AS n FROM uplinks');
     return { accounts: r.accounts, devices: r.devices, uplinks: Number(n), uplinksEstimated: false };
   }
 
@@ -47,7 +49,8 @@ export class SystemStatsRepository {
   }
 
   async database(): Promise<DatabaseFacts> {
-    const [r]: { server_version: string; size: string }[] = await this.ds.query(
+    const r = await queryOne<{ server_version: string; size: string }>(
+      this.ds,
       `SELECT current_setting('server_version') AS server_version, pg_database_size(current_database()) AS size`,
     );
     return { serverVersion: r.server_version, sizeBytes: Number(r.size) };

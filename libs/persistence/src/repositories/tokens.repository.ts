@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ApiTokenEntity } from '../entities';
+import { statement, Statements } from '../sql/statements';
 
 export interface NewToken {
   accountId: number;
@@ -26,9 +27,20 @@ export interface TokenCredential {
   accountActive: number;
 }
 
+/** What authenticating a request with a token needs, in one round trip without entity hydration. */
+const CREDENTIAL = statement(
+  'tokens_credential',
+  `SELECT t.uid AS "tokenUid", t.type AS "tokenType", t.enabled AS "tokenEnabled", t.until AS "tokenUntil",
+          a.id AS "accountId", a.username, a.groupid, a.active AS "accountActive"
+   FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.digest = $1`,
+);
+
 @Injectable()
 export class TokensRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly statements: Statements,
+  ) {}
 
   /**
    * Inserts the token unless the account already holds `limit` tokens. The account row is locked
@@ -55,25 +67,35 @@ export class TokensRepository {
       .getMany();
   }
 
-  /** The token with this digest (unique index) and its account: runs on every token request. */
   /**
-   * What authenticating a request with a token needs, in one round trip without entity hydration:
-   * it runs on every token-authenticated request (docs/benchmarks.md, figure 4).
+   * The token with this digest (unique index) and its account, as a prepared statement: it runs
+   * for every token-authenticated request the credential cache does not answer (docs/benchmarks.md,
+   * figure 4).
    */
   async findCredential(digest: Buffer): Promise<TokenCredential | null> {
-    const rows: TokenCredential[] = await this.ds.query(
-      `SELECT t.uid AS "tokenUid", t.type AS "tokenType", t.enabled AS "tokenEnabled", t.until AS "tokenUntil",
-              a.id AS "accountId", a.username, a.groupid, a.active AS "accountActive"
-       FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.digest = $1`,
-      [digest],
-    );
+    const rows = await this.statements.rows<TokenCredential>(CREDENTIAL, [digest]);
     return rows[0] ?? null;
+  }
+
+  /** Whether the token still authenticates (enabled, not expired, its account active): open streams re-check it. */
+  async isLive(uid: number): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query(
+      `SELECT 1 FROM api_tokens t JOIN accounts a ON a.id = t.account_id
+       WHERE t.uid = $1 AND t.enabled = 1 AND (t.until IS NULL OR t.until > now()) AND a.active = 1`,
+      [uid],
+    );
+    return rows.length > 0;
   }
 
   /** The type of the account's token with this uid, or null when the account holds no such token. */
   async typeOf(accountId: number, uid: number): Promise<'app' | 'master' | null> {
     const rows: { type: 'app' | 'master' }[] = await this.ds.query('SELECT type FROM api_tokens WHERE account_id = $1 AND uid = $2', [accountId, uid]);
     return rows[0]?.type ?? null;
+  }
+
+  /** Deletes every token of the account (a password reset ends them all). */
+  async deleteAllForAccount(accountId: number, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.ds.manager).query('DELETE FROM api_tokens WHERE account_id = $1', [accountId]);
   }
 
   /** Deletes the account's token (with `type`, only a token of that type); false when none was deleted. */

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { newQuickJSWASMModule } from 'quickjs-emscripten';
 import type { DecodeResult } from '@dts/domain';
-import { CodecSandbox } from './codec-sandbox';
+import { CodecSandbox, newCodecModule } from './codec-sandbox';
 
 /*
  * Property-based tests of the vendor-codec sandbox (issue #9, fuzzing): random and hostile scripts,
@@ -102,7 +101,7 @@ function expectWellFormed(r: DecodeResult): void {
 describe('CodecSandbox under random and hostile input', () => {
   let sandbox: CodecSandbox;
   beforeAll(async () => {
-    sandbox = new CodecSandbox(await newQuickJSWASMModule(), () => newQuickJSWASMModule());
+    sandbox = new CodecSandbox(await newCodecModule(), () => newCodecModule());
   });
   afterAll(() => sandbox.close());
 
@@ -126,16 +125,22 @@ describe('CodecSandbox under random and hostile input', () => {
 
   it('turns every hostile decodeUplink into an invalid or well-formed result, and keeps working', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...HOSTILE_BODIES), fc.uint8Array({ maxLength: 32 }), fc.integer({ min: 0, max: 255 }), fc.boolean(), (body, bytes, port, cached) => {
-        // A fresh key loads the script anew; a shared one exercises the reuse of a loaded codec.
-        const key = cached ? `hostile-${body}` : `hostile-${Math.random()}`;
-        let r: DecodeResult | undefined;
-        expect(() => {
-          r = sandbox.decode(key, `function decodeUplink(input) { ${body} }`, bytes, port);
-        }).not.toThrow();
-        expectWellFormed(r!);
-        expect(Object.prototype).not.toHaveProperty('polluted');
-      }),
+      fc.property(
+        fc.constantFrom(...HOSTILE_BODIES),
+        fc.uint8Array({ maxLength: 32 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.boolean(),
+        (body, bytes, port, cached) => {
+          // A fresh key loads the script anew; a shared one exercises the reuse of a loaded codec.
+          const key = cached ? `hostile-${body}` : `hostile-${Math.random()}`;
+          let r: DecodeResult | undefined;
+          expect(() => {
+            r = sandbox.decode(key, `function decodeUplink(input) { ${body} }`, bytes, port);
+          }).not.toThrow();
+          expectWellFormed(r!);
+          expect(Object.prototype).not.toHaveProperty('polluted');
+        },
+      ),
       { numRuns: 60 },
     );
     stillWorks();
@@ -143,18 +148,22 @@ describe('CodecSandbox under random and hostile input', () => {
 
   it('survives every hostile encodeDownlink, answering bytes or a reason', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...HOSTILE_BODIES), fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), (body, data) => {
-        const script = `function decodeUplink(input) { return { data: {} }; }\nfunction encodeDownlink(input) { ${body} }`;
-        let out: ReturnType<CodecSandbox['encode']> | undefined;
-        expect(() => {
-          out = sandbox.encode(`enc-${Math.random()}`, script, data);
-        }).not.toThrow();
-        if (typeof out === 'string') expect(out.length).toBeGreaterThan(0);
-        else {
-          expect(out!.bytes).toBeInstanceOf(Uint8Array);
-          expect(out!.fPort === null || (Number.isInteger(out!.fPort) && out!.fPort >= 1 && out!.fPort <= 223)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...HOSTILE_BODIES),
+        fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+        (body, data) => {
+          const script = `function decodeUplink(input) { return { data: {} }; }\nfunction encodeDownlink(input) { ${body} }`;
+          let out: ReturnType<CodecSandbox['encode']> | undefined;
+          expect(() => {
+            out = sandbox.encode(`enc-${Math.random()}`, script, data);
+          }).not.toThrow();
+          if (typeof out === 'string') expect(out.length).toBeGreaterThan(0);
+          else {
+            expect(out!.bytes).toBeInstanceOf(Uint8Array);
+            expect(out!.fPort === null || (Number.isInteger(out!.fPort) && out!.fPort >= 1 && out!.fPort <= 223)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
     stillWorks();

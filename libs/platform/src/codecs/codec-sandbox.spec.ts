@@ -1,5 +1,11 @@
-import { newQuickJSWASMModule } from 'quickjs-emscripten';
-import { CodecSandbox } from './codec-sandbox';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { CodecExample } from '@dts/domain';
+import { CODEC_LIMITS, CodecSandbox, loadDeadlineMs, newCodecModule } from './codec-sandbox';
+import { largeCodecScript } from './large-codec';
+
+const VENDOR = join(__dirname, '../../../../test-data/lorawan-devices/vendor');
 
 const LHT65_LIKE = `
 function decodeUplink(input) {
@@ -15,7 +21,7 @@ function decodeUplink(input) {
 describe('CodecSandbox', () => {
   let sandbox: CodecSandbox;
   beforeAll(async () => {
-    sandbox = new CodecSandbox(await newQuickJSWASMModule(), () => newQuickJSWASMModule());
+    sandbox = new CodecSandbox(await newCodecModule(), () => newCodecModule());
   });
   afterAll(() => sandbox.close());
 
@@ -26,8 +32,25 @@ describe('CodecSandbox', () => {
       valid: true,
       error: null,
       measurements: { temperature: 21.5, humidity: 45.6, battery_voltage: null, battery_percent: null, lat: 52.1, lon: 5.1, alt: null, firmware_version: null },
+      warnings: [],
     });
-    expect(sandbox.decode('k', LHT65_LIKE, Uint8Array.from([1, 2, 3, 4, 5]), 2).decoded._warnings).toEqual(['trailing bytes']);
+    expect(sandbox.decode('k', LHT65_LIKE, Uint8Array.from([1, 2, 3, 4, 5]), 2).warnings).toEqual(['trailing bytes']);
+  });
+
+  it('runs a codec’s normalizeUplink on its data and reads the normalized payload first (Milesight EM300-TH, test-data)', () => {
+    const em300 = readFileSync(join(__dirname, '../../../../test-data/lorawan-devices/vendor/milesight-iot/em300-th.js'), 'utf8');
+    // The YAML example's bytes: battery 50 %, 20 °C, 30 %.
+    const r = sandbox.decode('em300', em300, Uint8Array.from([0x01, 0x75, 0x32, 0x03, 0x67, 0xc8, 0x00, 0x04, 0x68, 0x3c]), 1);
+    expect(r).toMatchObject({ valid: true, decoded: { battery: 50, temperature: 20, humidity: 30 } });
+    expect(r.measurements).toMatchObject({ temperature: 20, humidity: 30, battery_percent: 50, battery_voltage: null });
+    // Only the normalized payload names the temperature here: it is read.
+    const normalizedOnly = `function decodeUplink(i) { return { data: { t: i.bytes[0] } }; }
+      function normalizeUplink(i) { i.data.t = -1; return { data: { air: { temperature: 17.5 } } }; }`;
+    const n = sandbox.decode('norm', normalizedOnly, Uint8Array.from([9]), 1);
+    expect(n).toMatchObject({ valid: true, decoded: { t: 9 }, measurements: { temperature: 17.5 } });
+    // A normalizeUplink that throws costs the measurements it would have given, not the uplink.
+    const throwing = `function decodeUplink(i) { return { data: { temperature: 21 } }; } function normalizeUplink() { throw new Error('no'); }`;
+    expect(sandbox.decode('throws', throwing, Uint8Array.from([1]), 1)).toMatchObject({ valid: true, measurements: { temperature: 21 } });
   });
 
   it('makes the codec’s own errors an invalid result', () => {
@@ -50,6 +73,16 @@ describe('CodecSandbox', () => {
     expect(sandbox.decode('k', LHT65_LIKE, Uint8Array.from([0x08, 0x66, 0x01, 0xc8]), 2).valid).toBe(true);
   });
 
+  it('holds a thread’s QuickJS memory within its bound, which QuickJS’s own per-runtime limit does not', () => {
+    // QuickJS counts 8 bytes a block in this build, so 100 arrays of 800 KB pass its 16 MiB limit;
+    // the module's WebAssembly memory cannot grow past moduleMemoryBytes.
+    const module = sandbox['quickjs']!;
+    const r = sandbox.decode('hoard', 'function decodeUplink() { var a = []; for (;;) a.push(new Array(100000).fill(7)); }', Uint8Array.from([1]), 1);
+    expect(r).toMatchObject({ valid: false, error: expect.stringMatching(/memory limit|time limit/) });
+    expect(module.getWasmMemory().buffer.byteLength).toBeLessThanOrEqual(CODEC_LIMITS.moduleMemoryBytes);
+    expect(sandbox.decode('k', LHT65_LIKE, Uint8Array.from([0x08, 0x66, 0x01, 0xc8]), 2).valid).toBe(true);
+  });
+
   it('encodes downlinks with encodeDownlink, and says why it cannot', () => {
     const codec = `${LHT65_LIKE}
       function encodeDownlink(input) {
@@ -68,6 +101,86 @@ describe('CodecSandbox', () => {
     expect(sandbox.check('function encodeDownlink() {}')).toMatch(/decodeUplink/);
     expect(sandbox.check('function (')).toMatch(/SyntaxError/);
     expect(sandbox.check('for (;;) {}')).toMatch(/time limit/);
-    expect(sandbox.check('x'.repeat(70_000))).toMatch(/exceeds/);
+    // Scripts up to 512 KiB: Laird's 100 KB codec is one (it was refused at 64 KiB).
+    expect(sandbox.check(readFileSync(join(VENDOR, 'laird/rs1xx-temp-rh-sensor.js'), 'utf8'))).toBeNull();
+    expect(sandbox.check('x'.repeat(CODEC_LIMITS.maxScriptBytes + 1))).toMatch(/exceeds 524288 bytes/);
+  });
+
+  it('loads a 512 KiB script of real vendor code within its deadline and memory, and decodes with it', () => {
+    const script = largeCodecScript(CODEC_LIMITS.maxScriptBytes);
+    expect(Buffer.byteLength(script)).toBeGreaterThan(500_000);
+    expect(loadDeadlineMs(script)).toBeGreaterThanOrEqual(690);
+    expect(sandbox.check(script)).toBeNull();
+    // Laird's first YAML example, through the large script.
+    const r = sandbox.decode('large', script, Uint8Array.from([1, 0, 33, 52, 67, 98, 5, 1, 0, 0, 1]), 1);
+    expect(r).toMatchObject({ valid: true, decoded: { msgType: 'Laird_Internal_TH', temperature: 98.67, humidity: 52.33 } });
+  });
+
+  it('tells a top-level loop at load by the load deadline, which grows with the script', () => {
+    const padded = `${'// padding\n'.repeat(10_000)}for (;;) {}`;
+    const started = Date.now();
+    expect(sandbox.check(padded)).toMatch(new RegExp(`loading exceeded its time limit of ${loadDeadlineMs(padded)} ms`));
+    expect(Date.now() - started).toBeLessThan(3 * loadDeadlineMs(padded) + 500);
+  });
+
+  describe('trial: a draft script and a codec’s examples, nothing cached', () => {
+    const wind = readFileSync(join(VENDOR, 'example/windsensor.js'), 'utf8');
+    const yaml = parse(readFileSync(join(VENDOR, 'example/windsensor-codec.yaml'), 'utf8')) as Record<
+      string,
+      { examples: { description: string; input: CodecExample['input']; output: unknown; normalizedOutput?: unknown }[] }
+    >;
+    const examples: CodecExample[] = [
+      ...yaml.uplinkDecoder!.examples.map((e) => ({
+        kind: 'uplink' as const,
+        description: e.description,
+        input: e.input,
+        output: e.output,
+        normalized_output: e.normalizedOutput ?? null,
+      })),
+      ...yaml.downlinkEncoder!.examples.map((e) => ({
+        kind: 'downlink_encode' as const,
+        description: e.description,
+        input: e.input,
+        output: e.output,
+        normalized_output: null,
+      })),
+      ...yaml.downlinkDecoder!.examples.map((e) => ({
+        kind: 'downlink_decode' as const,
+        description: e.description,
+        input: e.input,
+        output: e.output,
+        normalized_output: null,
+      })),
+    ];
+
+    it('runs every example of TTN’s wind sensor codec YAML, normalizedOutput included: all pass', () => {
+      const t = sandbox.trial(wind, { bytes: Uint8Array.from([0, 32]), fPort: 1 }, examples, 1000);
+      expect(t.problem).toBeNull();
+      expect(t.decoded).toMatchObject({ output: { data: { direction: 'N', speed: 32 } }, result: { valid: true } });
+      expect(t.examples.map((r) => r?.passed)).toEqual(examples.map(() => true));
+      expect(t.usedMs).toBeGreaterThan(0);
+    });
+
+    it('names the first difference of a failing example, and goes on after a codec that hits a limit', () => {
+      const wrong = wind.replace('direction: directions[input.bytes[0]]', "direction: 'S'");
+      expect(wrong).not.toBe(wind);
+      const t = sandbox.trial(wrong, null, examples.slice(0, 2), 1000);
+      expect(t.examples[0]).toMatchObject({ passed: false, message: 'output.data.direction: expected "N", got "S"' });
+      const looping = `function decodeUplink(i) { if (i.bytes[0] === 0) for (;;) {} return { data: { direction: 'E', speed: i.bytes[1] } }; }`;
+      const l = sandbox.trial(looping, null, examples.slice(0, 2), 1000);
+      expect(l.examples[0]).toMatchObject({ passed: false, message: 'codec: exceeded its time limit of 50 ms' });
+      expect(l.examples[1]).toMatchObject({ passed: true });
+    });
+
+    it('stops at the budget (unrun examples are null) and says why a script cannot serve', () => {
+      expect(sandbox.trial(wind, null, examples, 0).examples).toEqual(examples.map(() => null));
+      expect(sandbox.trial('function (', null, examples, 1000)).toMatchObject({ problem: expect.stringMatching(/SyntaxError/), decoded: null });
+      expect(sandbox.trial('var x = 1;', null, [], 1000).problem).toMatch(/decodeUplink/);
+      // A codec without the function an example needs fails that example only.
+      expect(sandbox.trial('function decodeUplink() { return { data: {} }; }', null, examples.slice(-1), 1000).examples[0]).toMatchObject({
+        passed: false,
+        message: 'the codec has no decodeDownlink function',
+      });
+    });
   });
 });

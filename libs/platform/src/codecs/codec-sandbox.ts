@@ -1,9 +1,71 @@
-import { fromCodecOutput, type DecodeResult, NO_MEASUREMENTS } from '@dts/domain';
+import { type CodecExample, type CodecExampleResult, fromCodecOutput, type DecodeResult, judgeExample, NO_MEASUREMENTS, textOf } from '@dts/domain';
 import { createHash } from 'node:crypto';
-import { type QuickJSContext, type QuickJSRuntime, type QuickJSWASMModule, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
+import { performance } from 'node:perf_hooks';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+  RELEASE_SYNC,
+  shouldInterruptAfterDeadline,
+} from 'quickjs-emscripten';
+import { DECODED_MAX_BYTES, decodedTextProblem } from './codec-output-limits';
 
-/** Limits of one codec: what a decoder for a 242-byte payload could ever need, and far less than harm. */
-export const CODEC_LIMITS = { memoryBytes: 16 * 1024 * 1024, stackBytes: 128 * 1024, callMs: 50, loadMs: 200, maxScriptBytes: 64 * 1024, cached: 64 } as const;
+/**
+ * Limits of one codec: what a decoder for a 242-byte payload could ever need, and far less than harm.
+ * `memoryBytes` is QuickJS's own limit per runtime, which this build enforces only per allocation
+ * (it cannot read block sizes, so it counts 8 bytes a block: an array grown in steps passes it);
+ * `moduleMemoryBytes` is the hard bound, the WebAssembly memory of a thread's QuickJS module, which
+ * cannot grow past it. `watchdogGraceMs`: how long past its deadline a call may go on before its
+ * thread is terminated — QuickJS polls its interrupt handler only every 10,000 bytecode steps, so a
+ * codec spending its time in native work (`new Array(1e6).fill(0)` in a loop) is never interrupted
+ * from inside.
+ * Scripts up to 512 KiB: real vendor codecs reach 100 KB (Laird RS1xx) and 321 KB (Abeeway).
+ * Loading one is parsing it, which grows with its size: 200 ms plus 1 ms per KiB (a 512 KiB script
+ * has 712 ms). Measured on this 2-core machine (docs/benchmarks.md, figure 11): a 321 KB script of
+ * real vendor code is checked in 35 ms on a fresh codec thread and 24 ms on a warm one (1.3 KB: 2
+ * and 0.8 ms); in a process whose QuickJS WebAssembly is not yet optimised, a 508 KB one took
+ * 130–180 ms. Its compiled form holds about 0.3 MiB.
+ */
+export const CODEC_LIMITS = {
+  memoryBytes: 16 * 1024 * 1024,
+  moduleMemoryBytes: 128 * 1024 * 1024,
+  stackBytes: 128 * 1024,
+  callMs: 50,
+  loadMs: 200,
+  loadMsPerKiB: 1,
+  watchdogGraceMs: 250,
+  maxScriptBytes: 512 * 1024,
+  cached: 64,
+} as const;
+
+/** How long loading this script may take. */
+export const loadDeadlineMs = (script: string): number => CODEC_LIMITS.loadMs + Math.ceil((Buffer.byteLength(script) / 1024) * CODEC_LIMITS.loadMsPerKiB);
+/** The longest any script may take to load. */
+export const MAX_LOAD_MS = CODEC_LIMITS.loadMs + (CODEC_LIMITS.maxScriptBytes / 1024) * CODEC_LIMITS.loadMsPerKiB;
+
+/** What a draft script did (POST /user/codec/try, a codec's examples): nothing of it is kept. */
+export interface CodecTrial {
+  problem: string | null;
+  decoded: { output: unknown; normalized: unknown; result: DecodeResult } | null;
+  /** One per example, null for those the budget left unrun. */
+  examples: (CodecExampleResult | null)[];
+  usedMs: number;
+}
+const WASM_PAGE_BYTES = 64 * 1024;
+
+/**
+ * A QuickJS module whose WebAssembly memory cannot grow past CODEC_LIMITS.moduleMemoryBytes, from
+ * `compiled` when given (threads replacing a terminated one skip compiling it again).
+ */
+export function newCodecModule(compiled?: WebAssembly.Module): Promise<QuickJSWASMModule> {
+  const memory = new WebAssembly.Memory({ initial: 256, maximum: CODEC_LIMITS.moduleMemoryBytes / WASM_PAGE_BYTES });
+  return newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, compiled ? { wasmModule: compiled, wasmMemory: memory } : { wasmMemory: memory }));
+}
+
+/** Told the absolute deadline (epoch ms) of each call into QuickJS as it starts, and 0 when it ends. */
+export type CallWatch = (deadline: number) => void;
 
 interface Loaded {
   runtime: QuickJSRuntime;
@@ -30,6 +92,7 @@ export class CodecSandbox {
   constructor(
     quickjs: QuickJSWASMModule,
     private readonly fresh: () => Promise<QuickJSWASMModule>,
+    private readonly watch: CallWatch = () => undefined,
   ) {
     this.quickjs = quickjs;
   }
@@ -53,23 +116,149 @@ export class CodecSandbox {
     if (Buffer.byteLength(script) > CODEC_LIMITS.maxScriptBytes) return `the script exceeds ${CODEC_LIMITS.maxScriptBytes} bytes`;
     const probe = this.load(script);
     if (typeof probe === 'string') return probe;
-    const kind = this.call(probe, 'typeof decodeUplink');
+    const problem = this.withoutDecodeUplink(probe, script);
     this.dispose(probe);
+    return problem;
+  }
+
+  /** Part of loading: judged by the load deadline, not by a call's. */
+  private withoutDecodeUplink(entry: Loaded, script: string): string | null {
+    const kind = this.call(entry, 'typeof decodeUplink', loadDeadlineMs(script));
     return kind.ok && kind.value === 'function' ? null : 'the script must define a function decodeUplink(input)';
+  }
+
+  /**
+   * Runs a draft script, loaded for this alone and dropped after (drafts never take a place in the
+   * cache): decodes `payload` when given, then runs `examples` in order until `budgetMs` of time
+   * (loading included) is spent.
+   */
+  trial(script: string, payload: { bytes: Uint8Array; fPort: number } | null, examples: readonly CodecExample[], budgetMs: number): CodecTrial {
+    const started = performance.now();
+    const spent = () => performance.now() - started;
+    const fail = (problem: string): CodecTrial => ({ problem, decoded: null, examples: examples.map(() => null), usedMs: spent() });
+    if (Buffer.byteLength(script) > CODEC_LIMITS.maxScriptBytes) return fail(`the script exceeds ${CODEC_LIMITS.maxScriptBytes} bytes`);
+    const entry = this.load(script);
+    if (typeof entry === 'string') return fail(entry);
+    try {
+      const problem = this.withoutDecodeUplink(entry, script);
+      if (problem) return fail(problem);
+      // A call that fails leaves the context in an unknown state: the rest run in a fresh one.
+      let current: Loaded | null = entry;
+      const fresh = (): Loaded | string => {
+        if (current) return current;
+        const again = this.load(script);
+        if (typeof again !== 'string') current = again;
+        return again;
+      };
+      const drop = () => {
+        if (current && current !== entry) this.dispose(current);
+        current = null;
+      };
+      let decoded: CodecTrial['decoded'] = null;
+      if (payload) {
+        const run = this.decodeIn(entry, payload.bytes, payload.fPort);
+        decoded = { output: run.output, normalized: run.normalized, result: run.result };
+        if (run.callFailed) current = null;
+      }
+      const results = examples.map((example): CodecExampleResult | null => {
+        if (spent() >= budgetMs) return null;
+        const loaded = fresh();
+        if (typeof loaded === 'string') return { passed: false, actual: null, normalized_actual: null, message: `codec: ${loaded}` };
+        const outcome = this.runExample(loaded, example);
+        if (outcome.failedCall) drop();
+        return outcome.result;
+      });
+      drop();
+      return { problem: null, decoded, examples: results, usedMs: spent() };
+    } finally {
+      this.dispose(entry);
+    }
+  }
+
+  /** One example in a loaded codec; `failedCall` when the call threw or hit a limit. */
+  private runExample(entry: Loaded, example: CodecExample): { result: CodecExampleResult; failedCall: boolean } {
+    const failed = (message: string) => ({ result: { passed: false, actual: null, normalized_actual: null, message }, failedCall: true });
+    if (example.kind === 'uplink') {
+      const run = this.decodeIn(entry, Uint8Array.from(example.input.bytes ?? []), example.input.fPort ?? 0);
+      if (run.callFailed) return failed(run.result.error ?? 'the codec failed');
+      if (run.output === null) return { ...failed(run.result.error ?? 'the codec returned nothing'), failedCall: false };
+      return { result: judgeExample(example, run.output, run.normalized), failedCall: false };
+    }
+    const fn = example.kind === 'downlink_encode' ? 'encodeDownlink' : 'decodeDownlink';
+    const kind = this.call(entry, `typeof ${fn}`);
+    if (!kind.ok || kind.value !== 'function')
+      return { result: { passed: false, actual: null, normalized_actual: null, message: `the codec has no ${fn} function` }, failedCall: false };
+    const input = example.kind === 'downlink_encode' ? { data: example.input.data } : { bytes: example.input.bytes ?? [], fPort: example.input.fPort ?? 0 };
+    const r = this.call(
+      entry,
+      `(function(){var s=JSON.stringify(${fn}(${JSON.stringify(input)}));return typeof s==='string'&&s.length>${DECODED_MAX_BYTES}?s.length:s})()`,
+    );
+    if (!r.ok) return failed(`codec: ${r.error}`);
+    if (typeof r.value === 'number') return failed(`codec: the output exceeds ${DECODED_MAX_BYTES / 1024} KiB`);
+    let actual: unknown = null;
+    try {
+      actual = typeof r.value === 'string' ? JSON.parse(r.value) : null;
+    } catch {
+      actual = null;
+    }
+    return { result: judgeExample(example, actual), failedCall: false };
   }
 
   decode(key: string, script: string, bytes: Uint8Array, fPort: number): DecodeResult {
     const entry = this.entryFor(key, script);
     if (typeof entry === 'string') return failed(`codec: ${entry}`);
-    const result = this.callOrDrop(entry, `JSON.stringify(decodeUplink(${JSON.stringify({ bytes: Array.from(bytes), fPort })}))`);
-    if (!result.ok) return failed(`codec: ${result.error}`);
+    const run = this.decodeIn(entry.loaded, bytes, fPort);
+    // After an interrupt or out-of-memory the codec's state is unknown: it is dropped; after one
+    // exhausted the module's memory, every codec of the thread is (callOrDrop).
+    if (run.callFailed) {
+      this.loaded.delete(entry.cacheKey);
+      this.dispose(entry.loaded);
+      if (run.result.error === `codec: ${OUT_OF_MEMORY}`) this.close();
+    }
+    return run.result;
+  }
+
+  /**
+   * Decodes in a loaded codec: the result as an uplink stores it, and the codec's output and
+   * normalized payload as it returned them (null when it failed).
+   */
+  private decodeIn(loaded: Loaded, bytes: Uint8Array, fPort: number): { result: DecodeResult; output: unknown; normalized: unknown; callFailed: boolean } {
+    const none = (result: DecodeResult, callFailed = false) => ({ result, output: null, normalized: null, callFailed });
+    // Serialised inside QuickJS; an oversized result comes back as its length only, so it never
+    // costs the host a copy. What does come back is checked before it is parsed. A codec with TTN's
+    // normalizeUplink({data}) has it run on a copy of its data, as The Things Stack does; its
+    // answer comes back beside the output (as null when it has none, throws or would pass the cap)
+    // for the measurements only.
+    const input = JSON.stringify({ bytes: Array.from(bytes), fPort });
+    const call =
+      `(function(){var o=decodeUplink(${input});var s=JSON.stringify(o);` +
+      `if(typeof s!=='string')return s;if(s.length>${DECODED_MAX_BYTES})return s.length;var n='null';` +
+      `if(typeof normalizeUplink==='function'&&o&&typeof o.data==='object'&&o.data!==null&&!(Array.isArray(o.errors)&&o.errors.length>0)){` +
+      `try{var t=JSON.stringify(normalizeUplink({data:JSON.parse(s).data}));if(typeof t==='string'&&s.length+t.length<${DECODED_MAX_BYTES})n=t}catch(e){}}` +
+      `return '['+s+','+n+']'})()`;
+    const result = this.call(loaded, call);
+    if (!result.ok) return none(failed(`codec: ${result.error}`), true);
+    if (typeof result.value === 'number') return none(failed(`codec: the decoded output exceeds ${DECODED_MAX_BYTES / 1024} KiB`));
+    if (typeof result.value !== 'string') return { ...none(fromCodecOutput(undefined)), output: result.value ?? null };
+    const problem = decodedTextProblem(result.value);
+    if (problem) return none(failed(`codec: ${problem}`));
     let output: unknown;
+    let normalized: unknown;
     try {
-      output = typeof result.value === 'string' ? JSON.parse(result.value) : undefined;
+      [output, normalized] = JSON.parse(result.value) as [unknown, unknown];
     } catch {
       output = undefined;
     }
-    return fromCodecOutput(output);
+    // fromCodecOutput takes the output's data object as payload_decoded: the output is read from a copy.
+    const shown = output === undefined ? null : (JSON.parse(JSON.stringify(output)) as unknown);
+    const decoded = fromCodecOutput(output, normalized);
+    // The codec's own error texts are cut at 500 characters, which can split a surrogate pair.
+    return {
+      result: decoded.error === null ? decoded : { ...decoded, error: storable(decoded.error) },
+      output: shown,
+      normalized: normalized ?? null,
+      callFailed: false,
+    };
   }
 
   /**
@@ -90,7 +279,11 @@ export class CodecSandbox {
       out = null;
     }
     if (!out || typeof out !== 'object') return 'the codec returned no object';
-    if (Array.isArray(out.errors) && out.errors.length > 0) return out.errors.map(String).join('; ').slice(0, 300);
+    if (Array.isArray(out.errors) && out.errors.length > 0)
+      return out.errors
+        .map((e) => textOf(e))
+        .join('; ')
+        .slice(0, 300);
     if (!Array.isArray(out.bytes) || !out.bytes.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return 'the codec returned no byte array';
     const fPort = typeof out.fPort === 'number' && Number.isInteger(out.fPort) && out.fPort >= 1 && out.fPort <= 223 ? out.fPort : null;
     return { bytes: Uint8Array.from(out.bytes as number[]), fPort };
@@ -118,6 +311,9 @@ export class CodecSandbox {
     if (!result.ok) {
       this.loaded.delete(entry.cacheKey);
       this.dispose(entry.loaded);
+      // Every codec of this thread shares the module's memory: after one exhausted it, the others
+      // are dropped too (and loaded again when next used) so that what they hold is freed.
+      if (result.error === OUT_OF_MEMORY) this.close();
     }
     return result;
   }
@@ -132,16 +328,21 @@ export class CodecSandbox {
     runtime.setMaxStackSize(CODEC_LIMITS.stackBytes);
     const context = runtime.newContext();
     const entry = { runtime, context };
-    runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + CODEC_LIMITS.loadMs));
+    const loadMs = loadDeadlineMs(script);
+    const deadline = Date.now() + loadMs;
+    runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
     let r: ReturnType<QuickJSContext['evalCode']>;
+    this.watch(deadline);
     try {
       r = context.evalCode(script, 'codec.js');
     } catch (error) {
       this.broken();
       return `the sandbox failed: ${(error as Error).message}`;
+    } finally {
+      this.watch(0);
     }
     if (r.error) {
-      const message = describe(context.dump(r.error));
+      const message = describe(context.dump(r.error), `loading exceeded its time limit of ${loadMs} ms`);
       r.error.dispose();
       this.dispose(entry);
       return message;
@@ -150,18 +351,22 @@ export class CodecSandbox {
     return entry;
   }
 
-  private call(entry: Loaded, code: string): { ok: true; value: unknown } | { ok: false; error: string } {
-    entry.runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + CODEC_LIMITS.callMs));
+  private call(entry: Loaded, code: string, deadlineMs: number = CODEC_LIMITS.callMs): { ok: true; value: unknown } | { ok: false; error: string } {
+    const deadline = Date.now() + deadlineMs;
+    entry.runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
     let r: ReturnType<QuickJSContext['evalCode']>;
+    this.watch(deadline);
     try {
       r = entry.context.evalCode(code, 'call.js');
     } catch (error) {
       // The host, not QuickJS, failed: nothing of this module is trustworthy any more.
       this.broken();
       return { ok: false, error: `the sandbox failed: ${(error as Error).message}` };
+    } finally {
+      this.watch(0);
     }
     if (r.error) {
-      const error = describe(entry.context.dump(r.error));
+      const error = describe(entry.context.dump(r.error), `exceeded its time limit of ${deadlineMs} ms`);
       r.error.dispose();
       return { ok: false, error };
     }
@@ -190,11 +395,20 @@ export class CodecSandbox {
   }
 }
 
-function describe(dumped: unknown): string {
+/** Text PostgreSQL can store: no U+0000, no lone surrogate (a codec's error message is its own). */
+const storable = (text: string) => text.replace(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+const OUT_OF_MEMORY = `exceeded its memory limit of ${CODEC_LIMITS.memoryBytes / 1024 / 1024} MiB`;
+
+function describe(dumped: unknown, interrupted: string): string {
+  return storable(describeRaw(dumped, interrupted));
+}
+
+function describeRaw(dumped: unknown, interrupted: string): string {
   if (dumped && typeof dumped === 'object' && 'message' in dumped) {
     const { name, message } = dumped as { name?: string; message?: string };
-    if (message === 'interrupted') return `exceeded its time limit of ${CODEC_LIMITS.callMs} ms`;
-    if (message === 'out of memory') return `exceeded its memory limit of ${CODEC_LIMITS.memoryBytes / 1024 / 1024} MiB`;
+    if (message === 'interrupted') return interrupted;
+    if (message === 'out of memory') return OUT_OF_MEMORY;
     return `${name ?? 'Error'}: ${String(message).slice(0, 300)}`;
   }
   return String(dumped).slice(0, 300);

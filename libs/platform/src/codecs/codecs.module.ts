@@ -1,12 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { newQuickJSWASMModule } from 'quickjs-emscripten';
-import { CodecSandbox } from './codec-sandbox';
+import { CodecPool } from './codec-pool';
 import { DecodingService } from './decoding.service';
 
-/** Decoding for the api and the worker: built-in decoders and sandboxed vendor codecs. */
+/** Decoding for the api and the worker: built-in decoders in place, vendor codecs on the codec threads. */
 @Global()
 @Module({
-  providers: [{ provide: CodecSandbox, useFactory: async () => new CodecSandbox(await newQuickJSWASMModule(), () => newQuickJSWASMModule()) }, DecodingService],
-  exports: [CodecSandbox, DecodingService],
+  providers: [CodecPool, DecodingService],
+  exports: [CodecPool, DecodingService],
 })
 export class CodecsModule {}

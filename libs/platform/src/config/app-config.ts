@@ -1,6 +1,6 @@
 import type { Secret } from './secret';
 
-/** The validated, frozen configuration both apps run with (CONTRACT §10). */
+/** The validated, frozen configuration both apps run with (docs/api.md §10). */
 export interface AppConfig {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
@@ -35,27 +35,78 @@ export interface AppConfig {
   readonly mail: { readonly smtpUrl: Secret | null; readonly from: string };
   readonly log: { readonly level: string; readonly pretty: boolean };
   readonly worker: { readonly inProcess: boolean; readonly healthPort: number };
-  /** Express `trust proxy` setting: which hops' X-Forwarded-* headers to believe. */
+  /**
+   * Express `trust proxy` setting: which hops' X-Forwarded-* headers to believe. `false` (the
+   * default): none, the peer's address is the client's.
+   */
   readonly trustProxy: string;
+  /**
+   * Vendor codecs run on a pool of worker threads, off the event loop, within CPU budgets: per
+   * delivery (one ingest request, one re-decode batch) and per account per minute (per process).
+   */
+  readonly codecs: { readonly workers: number; readonly cpuMsPerDelivery: number; readonly cpuMsPerMinute: number };
+  /**
+   * Origins (scheme://host[:port]) besides the service's own whose cookie-authenticated unsafe
+   * requests are accepted: a console served from another host.
+   */
+  readonly allowedOrigins: readonly string[];
+  /** Failed logins (and checks) for one account per 15 minutes, from any address, before 429. */
+  readonly loginFailuresPerAccount: number;
+  /**
+   * Long responses: live streams and exports open at once per account (429 past them), and how
+   * long a response may sit without its client reading before it is ended.
+   */
+  readonly streams: { readonly livePerAccount: number; readonly exportsPerAccount: number; readonly stallTimeoutMs: number };
   /** Let network adapters call loopback, link-local and private addresses (a network on the LAN, tests). */
   readonly outboundAllowPrivate: boolean;
   readonly images: {
     /** database (default: works behind a load balancer with no shared disk), directory, or s3. */
     readonly storage: 'database' | 'directory' | 's3';
     readonly dir: string;
-    readonly s3: { readonly endpoint: string | null; readonly bucket: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: Secret } | null;
+    readonly s3: {
+      readonly endpoint: string | null;
+      readonly bucket: string;
+      readonly region: string;
+      readonly accessKeyId: string;
+      readonly secretAccessKey: Secret;
+    } | null;
     /** Lifetime of signed image links. */
     readonly linkTtlSeconds: number;
   };
   readonly shutdownTimeoutMs: number;
+  /**
+   * After SIGTERM, how long the api keeps accepting connections (answering them with
+   * `Connection: close`, readiness already 503) before it stops listening: the time a load balancer
+   * or Kubernetes needs to take the instance out of rotation.
+   */
+  readonly drainGraceMs: number;
   /**
    * Slow clients cut off by the api's own server (the first line of defence is the load balancer's):
    * all request headers within `headersTimeoutMs`, the whole request, body included, within
    * `requestTimeoutMs`. Responses are not bounded: a history export streams as long as it takes.
    */
   readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
+  /**
+   * Outbound integrations and alerts: how long a failing delivery is retried, after how long of
+   * nothing but failures an integration is disabled, one attempt's timeout, how many deliveries
+   * may wait per integration, how long routed events are kept, lanes in flight per worker, and how
+   * often the offline check runs.
+   */
+  readonly integrations: {
+    readonly retryWindowMs: number;
+    readonly disableAfterMs: number;
+    readonly timeoutMs: number;
+    readonly outboxLimit: number;
+    readonly eventRetentionMs: number;
+    readonly concurrency: number;
+    readonly offlineCheckMs: number;
+  };
   /** Bearer token GET /metrics requires; null: /metrics is public (keep it on an internal network). */
   readonly metricsToken: Secret | null;
+  /** A device is online while its last uplink is at most this many seconds old (device lists, overview, console). */
+  readonly deviceOnlineSeconds: number;
+  /** The web console's map: Leaflet tile URL template (null: no tiles, a plain background) and its attribution. */
+  readonly map: { readonly tileUrl: string | null; readonly attribution: string };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

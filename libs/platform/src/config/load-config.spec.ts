@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './load-config';
+import { ConfigError, loadConfig, placeholderReason } from './load-config';
 
 const SECRETS = {
   INGEST_SECRET: 'ingest-secret-0123456789',
@@ -49,18 +50,31 @@ describe('loadConfig', () => {
   it('names each bad setting on a line of its own', () => {
     const lines = problems({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', DB_POOL_SIZE: '1' });
     expect(lines).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^PORT: /), expect.stringMatching(/^DATABASE_URL: /), expect.stringMatching(/^LOG_LEVEL: /), expect.stringMatching(/^DB_POOL_SIZE: /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT: /),
+        expect.stringMatching(/^DATABASE_URL: /),
+        expect.stringMatching(/^LOG_LEVEL: /),
+        expect.stringMatching(/^DB_POOL_SIZE: /),
+      ]),
     );
   });
 
   it('requires the secrets with a real database, and never echoes a secret value', () => {
     const lines = problems({ DATABASE_URL: 'postgres://x@localhost/db', TOKEN_ENCRYPTION_KEY: 'short-and-secret' });
-    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^INGEST_SECRET: required/), expect.stringMatching(/^SESSION_SECRET: required/), expect.stringMatching(/^TOKEN_ENCRYPTION_KEY: must be 64/)]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^INGEST_SECRET: required/),
+        expect.stringMatching(/^SESSION_SECRET: required/),
+        expect.stringMatching(/^TOKEN_ENCRYPTION_KEY: must be 64/),
+      ]),
+    );
     expect(lines.join('\n')).not.toContain('short-and-secret');
   });
 
   it('refuses the embedded database in production', () => {
-    expect(problems({ NODE_ENV: 'production', ...SECRETS })).toEqual(expect.arrayContaining([expect.stringMatching(/^DATABASE_URL: required when NODE_ENV=production/)]));
+    expect(problems({ NODE_ENV: 'production', ...SECRETS })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^DATABASE_URL: required when NODE_ENV=production/)]),
+    );
   });
 
   it('wants ADMIN_USERNAME and ADMIN_PASSWORD together', () => {
@@ -77,5 +91,79 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
     expect(config.publicBaseUrl).toBe('https://api.example.org');
     expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toHaveProperty('SESSION_SECRET');
+  });
+
+  describe('in production', () => {
+    const REAL = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://dts@db/dts',
+      INGEST_SECRET: '6e1b0c9d4a7f3e2b8c5d0a1f9e7b3c4d',
+      TOKEN_ENCRYPTION_KEY: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      SESSION_SECRET: 'c3ab8ff13720e8ad9047dd39466b3c8974e592c2fa383d4a3960714caef0c4f2',
+    };
+
+    it('starts with generated secrets', () => {
+      expect(problems(REAL)).toEqual([]);
+    });
+
+    it.each([
+      ['TOKEN_ENCRYPTION_KEY', '0'.repeat(64), /fewer than 8 distinct characters/],
+      ['TOKEN_ENCRYPTION_KEY', 'ab'.repeat(32), /fewer than 8 distinct characters/],
+      ['INGEST_SECRET', 'change-me-ingest-secret-0123456789', /placeholder/],
+      ['SESSION_SECRET', 'changeme-session-secret-0123456789abcdef', /placeholder/],
+      ['METRICS_TOKEN', 'replace-me-with-a-metrics-token', /placeholder/],
+      ['ADMIN_PASSWORD', 'example-password', /placeholder/],
+    ])('refuses a placeholder %s, naming it and never echoing it', (name, value, reason) => {
+      const extra: Record<string, string> = name === 'ADMIN_PASSWORD' ? { ADMIN_USERNAME: 'root' } : {};
+      const lines = problems({ ...REAL, ...extra, [name]: value });
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^${name}: `))]);
+      expect(lines[0]).toMatch(reason);
+      expect(lines.join('\n')).not.toContain(value);
+    });
+
+    it('lets development run with anything valid', () => {
+      expect(problems({ DATA_DIR: dataDir, TOKEN_ENCRYPTION_KEY: '0'.repeat(64), INGEST_SECRET: 'change-me-ingest-secret' })).toEqual([]);
+    });
+
+    it('judges generated values as real', () => {
+      for (let i = 0; i < 50; i++) expect(placeholderReason(randomBytes(16).toString('hex'))).toBeNull();
+    });
+  });
+
+  describe('X_FILE settings (Docker and Kubernetes secrets)', () => {
+    it('reads a secret from the file X_FILE names, without its trailing newline', () => {
+      const file = join(dataDir, 'session');
+      writeFileSync(file, 'c3ab8ff13720e8ad9047dd39466b3c8974e592c2fa383d4a3960714caef0c4f2\n');
+      const dbFile = join(dataDir, 'db-url');
+      writeFileSync(dbFile, 'postgres://dts:secret@db/dts');
+      const config = loadConfig({ ...SECRETS, SESSION_SECRET: undefined, SESSION_SECRET_FILE: file, DATABASE_URL_FILE: dbFile });
+      expect(config.secrets.session.reveal()).toBe('c3ab8ff13720e8ad9047dd39466b3c8974e592c2fa383d4a3960714caef0c4f2');
+      expect(config.database.url).toBe('postgres://dts:secret@db/dts');
+    });
+
+    it('names the setting when the file cannot be read, or when both forms are set', () => {
+      expect(problems({ DATA_DIR: dataDir, INGEST_SECRET_FILE: join(dataDir, 'missing') })).toEqual([
+        `INGEST_SECRET_FILE: cannot read ${join(dataDir, 'missing')} (ENOENT)`,
+      ]);
+      const file = join(dataDir, 'ingest');
+      writeFileSync(file, 'ingest-secret-0123456789');
+      expect(problems({ DATA_DIR: dataDir, INGEST_SECRET: 'ingest-secret-0123456789', INGEST_SECRET_FILE: file })).toEqual([
+        'INGEST_SECRET_FILE: set INGEST_SECRET or INGEST_SECRET_FILE, not both',
+      ]);
+    });
+
+    it('validates what the file holds like the variable itself', () => {
+      const file = join(dataDir, 'key');
+      writeFileSync(file, 'not-hex');
+      expect(problems({ DATA_DIR: dataDir, TOKEN_ENCRYPTION_KEY_FILE: file })).toEqual([
+        expect.stringMatching(/^TOKEN_ENCRYPTION_KEY: must be 64 hexadecimal/),
+      ]);
+    });
+  });
+
+  it('keeps the drain grace inside the shutdown timeout', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).drainGraceMs).toBe(500);
+    expect(loadConfig({ DATA_DIR: dataDir, SHUTDOWN_DRAIN_GRACE_MS: '5000', SHUTDOWN_TIMEOUT_MS: '30000' }).drainGraceMs).toBe(5000);
+    expect(problems({ DATA_DIR: dataDir, SHUTDOWN_DRAIN_GRACE_MS: '10000' })).toEqual([expect.stringMatching(/^SHUTDOWN_DRAIN_GRACE_MS: must be less than/)]);
   });
 });

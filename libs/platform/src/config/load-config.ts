@@ -2,9 +2,11 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AppConfig } from './app-config';
 import { Environment, ENVIRONMENT_NAMES } from './environment';
+import { integrationsConfig } from './environment-integrations';
 import { Secret } from './secret';
 
 /** Thrown with one line per bad setting; the process prints the lines and exits. */
@@ -15,11 +17,68 @@ export class ConfigError extends Error {
   }
 }
 
+/** OpenStreetMap's standard tiles; their usage policy asks for this attribution. */
+const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const DEFAULT_TILE_ATTRIBUTION = '© OpenStreetMap contributors';
+
 const GENERATED_SECRETS = ['INGEST_SECRET', 'TOKEN_ENCRYPTION_KEY', 'SESSION_SECRET'] as const;
 type GeneratedSecret = (typeof GENERATED_SECRETS)[number];
 
+/**
+ * Settings that may instead be read from a file named by `<NAME>_FILE` (Docker and Kubernetes
+ * secrets mount files, so the value never sits in the environment or `docker inspect`).
+ */
+export const FILE_SETTINGS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'INGEST_SECRET',
+  'TOKEN_ENCRYPTION_KEY',
+  'SESSION_SECRET',
+  'ADMIN_PASSWORD',
+  'SMTP_URL',
+  'S3_SECRET_ACCESS_KEY',
+  'METRICS_TOKEN',
+] as const;
+
+/** Secrets a production deployment must not run with a value copied from an example. */
+const PRODUCTION_SECRETS = ['INGEST_SECRET', 'TOKEN_ENCRYPTION_KEY', 'SESSION_SECRET', 'METRICS_TOKEN', 'ADMIN_PASSWORD'] as const;
+const PLACEHOLDER = /change[-_ .]?me|placeholder|example|replace[-_ .]?(me|this)|your[-_ .]?secret|^(secret|password)$/i;
+/** A random value of 16+ characters has far more; `000…0` or `abab…` has one or two. */
+const MIN_DISTINCT_CHARACTERS = 8;
+
+/** Why `value` looks like a placeholder rather than a generated secret, or null. */
+export function placeholderReason(value: string): string | null {
+  if (PLACEHOLDER.test(value)) return 'looks like a placeholder (change-me, example…)';
+  if (new Set(value).size < MIN_DISTINCT_CHARACTERS) return `has fewer than ${MIN_DISTINCT_CHARACTERS} distinct characters`;
+  return null;
+}
+
+/** `source` with every `<NAME>_FILE` read into `<NAME>`; problems name the setting. */
+function readSettingFiles(source: NodeJS.ProcessEnv, problems: string[]): Record<string, string | undefined> {
+  const raw: Record<string, string | undefined> = {};
+  for (const name of ENVIRONMENT_NAMES) raw[name] = source[name];
+  for (const name of FILE_SETTINGS) {
+    const file = source[`${name}_FILE`];
+    if (!file) continue;
+    if (source[name]) {
+      problems.push(`${name}_FILE: set ${name} or ${name}_FILE, not both`);
+      continue;
+    }
+    try {
+      // A file written by `echo` ends in a newline that is not part of the secret.
+      raw[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      problems.push(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  return raw;
+}
+
 function describe(error: ValidationError): string {
-  const value = GENERATED_SECRETS.includes(error.property as GeneratedSecret) || /PASSWORD|SECRET|KEY|TOKEN/.test(error.property) ? '(hidden)' : JSON.stringify(error.value);
+  const value =
+    GENERATED_SECRETS.includes(error.property as GeneratedSecret) || /PASSWORD|SECRET|KEY|TOKEN/.test(error.property)
+      ? '(hidden)'
+      : JSON.stringify(error.value);
   return `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')} (got ${value})`;
 }
 
@@ -42,18 +101,26 @@ function embeddedSecrets(dataDir: string): Record<GeneratedSecret, string> {
 
 /** Validates the environment once and returns the frozen configuration, or throws ConfigError. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
-  const raw: Record<string, string | undefined> = {};
-  for (const name of ENVIRONMENT_NAMES) raw[name] = source[name];
+  const fileProblems: string[] = [];
+  const raw = readSettingFiles(source, fileProblems);
   const env = plainToInstance(Environment, raw);
-  const problems = validateSync(env, { forbidUnknownValues: false }).map(describe);
+  const problems = [...fileProblems, ...validateSync(env, { forbidUnknownValues: false }).map(describe)];
 
   const production = env.NODE_ENV === 'production';
   const embedded = !env.DATABASE_URL;
   const dataDir = resolve(env.DATA_DIR ?? './.data');
   if (production && embedded) problems.push('DATABASE_URL: required when NODE_ENV=production (the embedded database is for development)');
+  if (production) {
+    for (const name of PRODUCTION_SECRETS) {
+      const value = raw[name];
+      const reason = value ? placeholderReason(value) : null;
+      if (reason) problems.push(`${name}: ${reason}; generate one, e.g. \`openssl rand -hex 32\``);
+    }
+  }
   if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) problems.push('ADMIN_USERNAME and ADMIN_PASSWORD: set both or neither');
   if (env.IMAGE_STORAGE === 's3') {
-    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) if (!env[name]) problems.push(`${name}: required when IMAGE_STORAGE=s3`);
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+      if (!env[name]) problems.push(`${name}: required when IMAGE_STORAGE=s3`);
   }
 
   const missing = GENERATED_SECRETS.filter((name) => !env[name]);
@@ -61,9 +128,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     // Several instances share one database: a secret made up by one of them would not be known by the others.
     for (const name of missing) problems.push(`${name}: required when DATABASE_URL is set${production ? ' and NODE_ENV=production' : ''}`);
   }
+  if ((env.SHUTDOWN_DRAIN_GRACE_MS ?? 500) >= (env.SHUTDOWN_TIMEOUT_MS ?? 10_000)) {
+    problems.push('SHUTDOWN_DRAIN_GRACE_MS: must be less than SHUTDOWN_TIMEOUT_MS (the grace is part of the shutdown)');
+  }
   const http = { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS ?? 120_000 };
   if (http.headersTimeoutMs > http.requestTimeoutMs) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)');
+  }
+  try {
+    parseOrigins(env.ALLOWED_ORIGINS ?? '');
+  } catch (error) {
+    problems.push(`ALLOWED_ORIGINS: ${(error as Error).message}`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -79,9 +154,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     database: { url: env.DATABASE_URL ?? null, dataDir, poolSize: env.DB_POOL_SIZE ?? 10, runMigrations: env.MIGRATIONS_RUN ?? true },
     redis: { url: env.REDIS_URL ?? null, prefix: env.REDIS_PREFIX ?? 'dts' },
     secrets: { ingest: secret('INGEST_SECRET'), tokenEncryptionKey: secret('TOKEN_ENCRYPTION_KEY'), session: secret('SESSION_SECRET') },
-    admin: env.ADMIN_USERNAME && env.ADMIN_PASSWORD
-      ? { username: env.ADMIN_USERNAME, password: new Secret(env.ADMIN_PASSWORD), email: env.ADMIN_EMAIL ?? `${env.ADMIN_USERNAME}@localhost` }
-      : null,
+    admin:
+      env.ADMIN_USERNAME && env.ADMIN_PASSWORD
+        ? { username: env.ADMIN_USERNAME, password: new Secret(env.ADMIN_PASSWORD), email: env.ADMIN_EMAIL ?? `${env.ADMIN_USERNAME}@localhost` }
+        : null,
     demo: env.DEMO ?? false,
     session: { cookieName: env.SESSION_COOKIE_NAME ?? 'dts_session', ttlSeconds: env.SESSION_TTL_SECONDS ?? 14 * 86_400 },
     accounts: { maxDevices: env.ACCOUNT_MAX_DEVICES ?? 50, expirationDays: env.ACCOUNT_EXPIRATION_DAYS ?? 365 },
@@ -89,22 +165,68 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     mail: { smtpUrl: env.SMTP_URL ? new Secret(env.SMTP_URL) : null, from: env.MAIL_FROM ?? 'Device Telemetry Service <no-reply@localhost>' },
     log: { level: env.LOG_LEVEL ?? 'info', pretty: env.LOG_PRETTY ?? (!production && Boolean(process.stdout.isTTY)) },
     worker: { inProcess: env.WORKER_IN_PROCESS ?? embedded, healthPort: env.WORKER_HEALTH_PORT ?? 3001 },
-    trustProxy: env.TRUST_PROXY ?? 'loopback, linklocal, uniquelocal',
+    trustProxy: env.TRUST_PROXY ?? 'false',
+    codecs: {
+      // One core is left to the event loop: codec threads never take all of them.
+      workers: env.CODEC_WORKERS ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
+      cpuMsPerDelivery: env.CODEC_CPU_MS_PER_DELIVERY ?? 1_000,
+      cpuMsPerMinute: env.CODEC_CPU_MS_PER_MINUTE ?? 15_000,
+    },
+    allowedOrigins: parseOrigins(env.ALLOWED_ORIGINS ?? ''),
+    loginFailuresPerAccount: env.LOGIN_FAILURES_PER_ACCOUNT ?? 20,
+    streams: {
+      livePerAccount: env.STREAMS_PER_ACCOUNT ?? 10,
+      exportsPerAccount: env.EXPORTS_PER_ACCOUNT ?? 4,
+      stallTimeoutMs: env.STREAM_STALL_TIMEOUT_MS ?? 30_000,
+    },
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,
     images: {
       storage: env.IMAGE_STORAGE ?? 'database',
       dir: resolve(env.IMAGE_DIR ?? join(dataDir, 'images')),
       s3:
         env.IMAGE_STORAGE === 's3'
-          ? { endpoint: env.S3_ENDPOINT ?? null, bucket: env.S3_BUCKET!, region: env.S3_REGION ?? 'us-east-1', accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: new Secret(env.S3_SECRET_ACCESS_KEY!) }
+          ? {
+              endpoint: env.S3_ENDPOINT ?? null,
+              bucket: env.S3_BUCKET!,
+              region: env.S3_REGION ?? 'us-east-1',
+              accessKeyId: env.S3_ACCESS_KEY_ID!,
+              secretAccessKey: new Secret(env.S3_SECRET_ACCESS_KEY!),
+            }
           : null,
       linkTtlSeconds: env.IMAGE_LINK_TTL_SECONDS ?? 86_400,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    drainGraceMs: env.SHUTDOWN_DRAIN_GRACE_MS ?? 500,
     http,
     metricsToken: env.METRICS_TOKEN ? new Secret(env.METRICS_TOKEN) : null,
+    deviceOnlineSeconds: env.DEVICE_ONLINE_SECONDS ?? 3_600,
+    map: {
+      tileUrl: env.MAP_TILE_URL === 'none' ? null : (env.MAP_TILE_URL ?? DEFAULT_TILE_URL),
+      attribution: env.MAP_TILE_ATTRIBUTION ?? (env.MAP_TILE_URL === undefined ? DEFAULT_TILE_ATTRIBUTION : ''),
+    },
+    integrations: integrationsConfig(env),
   };
   return deepFreeze(config);
+}
+
+/** A comma-separated list of origins (`https://console.example.org`), each normalised as browsers send it. */
+export function parseOrigins(list: string): string[] {
+  return list
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      let url: URL;
+      try {
+        url = new URL(item);
+      } catch {
+        throw new Error(`"${item}" is not an origin (scheme://host[:port])`);
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.username) {
+        throw new Error(`"${item}" is not an origin (scheme://host[:port], http or https, nothing after the port)`);
+      }
+      return url.origin;
+    });
 }
 
 function deepFreeze<T>(value: T): T {

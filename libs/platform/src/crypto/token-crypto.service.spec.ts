@@ -1,7 +1,12 @@
 import { loadConfig } from '../config/load-config';
 import { TokenCryptoService } from './token-crypto.service';
 
-const config = loadConfig({ DATABASE_URL: 'postgres://x@localhost/db', INGEST_SECRET: 'i'.repeat(20), TOKEN_ENCRYPTION_KEY: '0f'.repeat(32), SESSION_SECRET: 's'.repeat(40) });
+const config = loadConfig({
+  DATABASE_URL: 'postgres://x@localhost/db',
+  INGEST_SECRET: 'i'.repeat(20),
+  TOKEN_ENCRYPTION_KEY: '0f'.repeat(32),
+  SESSION_SECRET: 's'.repeat(40),
+});
 
 describe('TokenCryptoService', () => {
   const crypto = new TokenCryptoService(config);
@@ -23,7 +28,7 @@ describe('TokenCryptoService', () => {
 
   it('refuses a tampered ciphertext', () => {
     const sealed = crypto.encrypt(crypto.generate());
-    sealed[sealed.length - 1] ^= 1;
+    sealed[sealed.length - 1]! ^= 1;
     expect(() => crypto.decrypt(sealed)).toThrow();
   });
 

@@ -9,7 +9,7 @@ const TAG_BYTES = 16;
  * Secrets handed to clients (API tokens, session ids, reset tokens) are 32 bytes from the CSPRNG.
  * Network API keys are kept with the same cipher.
  * The database keeps their SHA-256 digest for look-up; API token values are also kept encrypted
- * with AES-256-GCM so that their owner can list them (CONTRACT §3).
+ * with AES-256-GCM so that their owner can list them (docs/api.md §3).
  */
 @Injectable()
 export class TokenCryptoService {

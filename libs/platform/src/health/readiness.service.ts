@@ -22,12 +22,24 @@ export class ReadinessService {
     private readonly jobs: JobQueue,
   ) {}
 
+  private stoppingSince: Date | null = null;
+
+  /**
+   * From now on readiness answers 503: the process received SIGTERM and drains. An orchestrator
+   * takes it out of rotation at once, while in-flight requests finish.
+   */
+  markStopping(): void {
+    this.stoppingSince ??= new Date();
+  }
+
   live(): Promise<HealthCheckResult> {
     return this.health.check([() => this.indicator.check('process').up({ uptime_s: Math.round(process.uptime()) })]);
   }
 
   /** Throws Terminus' ServiceUnavailableException (with the details) when anything is down. */
   ready(): Promise<HealthCheckResult> {
+    const since = this.stoppingSince;
+    if (since) return this.health.check([() => this.indicator.check('process').down({ message: `shutting down since ${since.toISOString()}` })]);
     const checks: HealthIndicatorFunction[] = [
       () =>
         this.indicator
@@ -37,10 +49,20 @@ export class ReadinessService {
             if (await this.ds.showMigrations()) throw new Error('migrations are pending');
           })
           .withTimeout(CHECK_TIMEOUT_MS),
-      () => this.indicator.check('queue').attempt(async () => ({ depth: await this.jobs.depths() })).withTimeout(CHECK_TIMEOUT_MS),
+      () =>
+        this.indicator
+          .check('queue')
+          .attempt(async () => ({ depth: await this.jobs.depths() }))
+          .withTimeout(CHECK_TIMEOUT_MS),
     ];
     const redis = this.redis;
-    if (redis) checks.push(() => this.indicator.check('redis').attempt(async () => void (await redis.ping())).withTimeout(CHECK_TIMEOUT_MS));
+    if (redis)
+      checks.push(() =>
+        this.indicator
+          .check('redis')
+          .attempt(async () => void (await redis.ping()))
+          .withTimeout(CHECK_TIMEOUT_MS),
+      );
     return this.health.check(checks);
   }
 }

@@ -82,6 +82,44 @@ export function createLogger(config: AppConfig, name: string): Logger {
   return destination ? pino(loggerOptions(config, name), destination) : pino(loggerOptions(config, name));
 }
 
+/** The api's two loggers, on one destination. */
+export interface HttpLoggers {
+  /** Everything the application logs: redacted (LOG_REDACT_PATHS), `req`/`res` through httpLogSerializers. */
+  app: Logger;
+  /**
+   * The one completion line of each request, built from named members only (request id, method,
+   * redacted URL, status, account, route, duration): nothing in it can hold a credential, so it
+   * skips redaction and serializers. On a terminal (pretty output) it is the application logger.
+   */
+  requests: Logger;
+}
+
+/** Injection token of the api's HttpLoggers. */
+export const HTTP_LOGGERS = Symbol('HTTP_LOGGERS');
+
+/** One pair per process and setting: instances started in one process (tests) share their destination. */
+const httpLoggers = new Map<string, HttpLoggers>();
+
+export function createHttpLoggers(config: AppConfig, name: string): HttpLoggers {
+  const key = JSON.stringify([name, config.log.level, config.log.pretty]);
+  let loggers = httpLoggers.get(key);
+  if (!loggers) {
+    loggers = buildHttpLoggers(config, name);
+    httpLoggers.set(key, loggers);
+  }
+  return loggers;
+}
+
+function buildHttpLoggers(config: AppConfig, name: string): HttpLoggers {
+  const options: LoggerOptions = { ...loggerOptions(config, name), serializers: httpLogSerializers };
+  const destination = logDestination(config);
+  if (!destination) {
+    const app = pino(options);
+    return { app, requests: app };
+  }
+  return { app: pino(options, destination), requests: pino({ name, level: config.log.level }, destination) };
+}
+
 /**
  * The request and response members worth a log line. Headers (credentials, cookies), bodies
  * (passwords, payload bytes) and credential query members stay out.

@@ -14,6 +14,6 @@ export function metricsAccess(authorization: string | string[] | undefined, toke
   if (token === null) return 'open';
   if (typeof authorization !== 'string' || authorization.trim() === '') return 'AUTH_REQUIRED';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  const given = match ? match[1] : '';
-  return timingSafeEqual(digest(given), digest(token.reveal())) && match !== null ? 'open' : 'INVALID_TOKEN';
+  const given = match?.[1];
+  return timingSafeEqual(digest(given ?? ''), digest(token.reveal())) && given !== undefined ? 'open' : 'INVALID_TOKEN';
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ALL_JOB_NAMES, type JobName } from '@dts/domain';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { readBuildInfo } from '../build-info';
 import { JobQueue } from '../queue/job-queue';
 
 export interface PoolStats {
@@ -20,29 +21,41 @@ export function databasePoolStats(ds: DataSource): PoolStats {
 
 export type JobOutcome = 'completed' | 'failed' | 'retried';
 
+/**
+ * `process`: this process's own state, scraped from every instance at `/metrics`. `cluster`: the
+ * state of the whole deployment (queues, commands), the same whichever process reads it, so it is
+ * served once, at `/metrics/cluster`, which Prometheus scrapes through the load balancer: summing
+ * N instances' copies would count it N times.
+ */
+export type MetricScope = 'process' | 'cluster';
+
 /** A gauge whose samples are read when Prometheus scrapes (`read` returns label sets and values). */
 export interface ScrapeGauge<L extends string> {
   name: string;
   help: string;
   labelNames: readonly L[];
+  scope: MetricScope;
   read: () => Promise<[Partial<Record<L, string>>, number][]>;
 }
 
 const KNOWN_JOBS = new Set<string>(ALL_JOB_NAMES);
 
 /**
- * The process's one Prometheus registry and every metric of the service. Counters move where the
- * events happen (HTTP, ingestion, jobs); gauges of state (queues, pool, commands) are read at
- * scrape time, so an idle process costs nothing. Label values are bounded: route templates, job
- * and queue names, network and reason codes — never URLs, EUIs or account ids.
+ * The process's Prometheus registries and every metric of the service; each family of ours is
+ * named `dts_…` (the default `process_*`/`nodejs_*` ones keep prom-client's names). Counters move
+ * where the events happen (HTTP, ingestion, jobs); gauges of state (queues, pool, commands) are
+ * read at scrape time, so an idle process costs nothing. Label values are bounded: route
+ * templates, job and queue names, network and reason codes — never URLs, EUIs or account ids.
  */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
+  /** Gauges of the whole deployment (MetricScope `cluster`), served apart from the process's own. */
+  readonly clusterRegistry = new Registry();
   private readonly logger = new Logger('metrics');
 
   readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
+    name: 'dts_http_request_duration_seconds',
     help: 'HTTP requests by method, route template and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
@@ -89,16 +102,25 @@ export class MetricsService {
     @InjectDataSource() private readonly ds: DataSource,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    const build = readBuildInfo();
+    new Gauge({
+      name: 'dts_build_info',
+      help: 'Always 1; the labels say which build and Node.js this process runs',
+      labelNames: ['version', 'commit', 'node_version'] as const,
+      registers: [this.registry],
+    }).set({ version: build.version, commit: build.commit ?? 'unknown', node_version: process.version }, 1);
     this.scrapeGauge({
       name: 'dts_queue_depth',
-      help: 'Jobs waiting, delayed or running, per queue',
+      help: 'Jobs waiting, delayed or running, per queue (whole deployment)',
       labelNames: ['queue'],
+      scope: 'cluster',
       read: async () => Object.entries(await this.queues.depths()).map(([queue, depth]) => [{ queue }, depth]),
     });
     this.scrapeGauge({
       name: 'dts_db_pool_connections',
       help: 'Database pool of this process: total and idle connections, and callers waiting for one',
       labelNames: ['state'],
+      scope: 'process',
       read: async () => Object.entries(databasePoolStats(this.ds)).map(([state, n]) => [{ state }, n]),
     });
   }
@@ -110,7 +132,7 @@ export class MetricsService {
       name: spec.name,
       help: spec.help,
       labelNames: spec.labelNames,
-      registers: [this.registry],
+      registers: [spec.scope === 'cluster' ? this.clusterRegistry : this.registry],
       async collect() {
         this.reset();
         try {
@@ -137,8 +159,11 @@ export class MetricsService {
     this.jobOutcomes.inc({ job: KNOWN_JOBS.has(job) ? (job as JobName) : 'unknown', outcome });
   }
 
-  /** The exposition text and its content type. */
-  async scrape(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  /** The exposition text of one scope and its content type. */
+  async scrape(scope: MetricScope = 'process'): Promise<{ contentType: string; body: string }> {
+    const registry = scope === 'cluster' ? this.clusterRegistry : this.registry;
+    // prom-client writes a NaN sample (the event-loop lag's mean when two scrapes come within its
+    // sampling interval) as `Nan`; the exposition format spells it `NaN`.
+    return { contentType: registry.contentType, body: (await registry.metrics()).replace(/ Nan$/gm, ' NaN') };
   }
 }

@@ -1,11 +1,15 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest } from 'node:http';
+import { type Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isForbiddenAddress } from './outbound-url';
 
 /** The resolver a guarded connection asks (node:dns by default; a stub in tests). */
-export type Resolver = (hostname: string, options: { all: true; family?: number; hints?: number }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: { all: true; family?: number; hints?: number },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, { ...options, all: true, verbatim: true }, callback);
 
@@ -24,23 +28,30 @@ export function guardedLookup(allowPrivate: boolean, resolver: Resolver = system
   return (hostname, options, callback) => {
     resolver(hostname, { all: true, family: options.family as number | undefined, hints: options.hints }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      if (addresses.length === 0) return callback(Object.assign(new Error(`host ${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
+      const [first] = addresses;
+      if (!first) return callback(Object.assign(new Error(`host ${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
       const forbidden = allowPrivate ? undefined : addresses.find((a) => isForbiddenAddress(a.address));
-      if (forbidden) return callback(new ForbiddenAddressError(`host ${hostname} resolves to a loopback, link-local or private address (${forbidden.address})`), '', 0);
+      if (forbidden)
+        return callback(new ForbiddenAddressError(`host ${hostname} resolves to a loopback, link-local or private address (${forbidden.address})`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
+      callback(null, first.address, first.family);
     });
   };
 }
 
 export interface OutboundRequest {
-  method: 'POST' | 'GET';
+  method: 'POST' | 'GET' | 'DELETE';
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
   allowPrivate: boolean;
   /** For tests: the resolver the guarded lookup asks. */
   resolver?: Resolver;
+  /**
+   * A keep-alive agent (webhook deliveries reuse connections); its new connections still go
+   * through the guarded lookup. Default: a connection per request.
+   */
+  agent?: Agent;
 }
 
 export interface OutboundResponse {
@@ -65,19 +76,30 @@ export function outboundRequest(rawUrl: string, req: OutboundRequest): Promise<O
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new Error('only http and https are called'));
     if (url.username || url.password) return reject(new Error('the URL carries credentials'));
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!req.allowPrivate && isIP(host) && isForbiddenAddress(host)) return reject(new ForbiddenAddressError(`host ${host} is a loopback, link-local or private address`));
+    if (!req.allowPrivate && isIP(host) && isForbiddenAddress(host))
+      return reject(new ForbiddenAddressError(`host ${host} is a loopback, link-local or private address`));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const signal = AbortSignal.timeout(req.timeoutMs);
-    const outgoing = send(url, { method: req.method, headers: req.body === undefined ? req.headers : { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) }, lookup: guardedLookup(req.allowPrivate, req.resolver), signal, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= 1024 * 1024) chunks.push(chunk);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const outgoing = send(
+      url,
+      {
+        method: req.method,
+        headers: req.body === undefined ? req.headers : { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) },
+        lookup: guardedLookup(req.allowPrivate, req.resolver),
+        signal,
+        agent: req.agent ?? false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= 1024 * 1024) chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     outgoing.on('error', (error: Error) => reject(signal.aborted ? Object.assign(new Error('timed out'), { name: 'TimeoutError' }) : error));
     outgoing.end(req.body);
   });

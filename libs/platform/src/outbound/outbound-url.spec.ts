@@ -1,14 +1,54 @@
 import { isForbiddenAddress, outboundUrlProblem } from './outbound-url';
 
 describe('outbound URLs (SSRF guard)', () => {
-  it.each(['127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', 'not-an-ip'])(
-    'forbids %s',
-    (address) => {
-      expect(isForbiddenAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    'not-an-ip',
+    // IPv6 forms that carry a forbidden IPv4 address
+    '::127.0.0.1',
+    '::7f00:1',
+    '::169.254.169.254',
+    '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b::10.1.2.3',
+    '2002:7f00:1::1',
+    '2002:a9fe:a9fe::',
+    '2002:c0a8:101::1',
+    // local-use NAT64, Teredo, site-local and other special ranges, whatever they carry
+    '64:ff9b:1::8.8.8.8',
+    '64:ff9b:1:ffff::1',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    'fec0::1',
+    'feff::1',
+    '2001:db8::1',
+    '100::1',
+    '3fff::1',
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '255.255.255.255',
+    '198.18.0.1',
+  ])('forbids %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(true);
+  });
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])('allows %s', (address) => {
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1'])('allows %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(false);
   });
 
@@ -18,6 +58,11 @@ describe('outbound URLs (SSRF guard)', () => {
     ['http://0x7f000001/', /loopback/], // hex 127.0.0.1
     ['http://017700000001/', /loopback/], // octal 127.0.0.1
     ['http://[::1]:3000/', /loopback/],
+    ['http://[::127.0.0.1]/', /loopback/],
+    ['http://[64:ff9b::127.0.0.1]/', /loopback/],
+    ['http://[::ffff:169.254.169.254]/', /loopback/],
+    ['http://[2002:7f00:1::]/', /loopback/],
+    ['http://[fec0::1]/', /loopback/],
     ['http://169.254.169.254/latest/meta-data', /loopback/],
     ['http://localhost:3000/', /loopback|resolve/],
     ['ftp://8.8.8.8/', /http/],

@@ -1,25 +1,55 @@
+import ipaddr from 'ipaddr.js';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 
 /**
- * Addresses a network adapter must never be pointed at unless configuration allows it
- * (OUTBOUND_ALLOW_PRIVATE): loopback, link-local (cloud metadata at 169.254.169.254), private,
- * carrier-grade NAT, unspecified, multicast and reserved ranges, in IPv4 and IPv6.
+ * IPv6 forms that carry an IPv4 address a translator or tunnel would deliver to: each is judged by
+ * the address it carries, as if that had been given. `bytes` are the carried address' offsets in
+ * the 16 bytes of the IPv6 address.
  */
-const FORBIDDEN = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) FORBIDDEN.addSubnet(net, prefix, 'ipv6');
+const IPV4_CARRIERS: { prefix: [ipaddr.IPv6, number]; bytes: [number, number, number, number] }[] = [
+  { prefix: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), bytes: [12, 13, 14, 15] }, // IPv4-mapped
+  { prefix: ipaddr.IPv6.parseCIDR('::/96'), bytes: [12, 13, 14, 15] }, // IPv4-compatible (deprecated, still routed by some stacks)
+  { prefix: ipaddr.IPv6.parseCIDR('64:ff9b::/96'), bytes: [12, 13, 14, 15] }, // NAT64 well-known prefix (RFC 6052)
+  { prefix: ipaddr.IPv6.parseCIDR('2002::/16'), bytes: [2, 3, 4, 5] }, // 6to4
+];
 
+/**
+ * IPv6 ranges refused outright even where the carried IPv4 address would be public: local-use
+ * NAT64 (RFC 8215: its prefix length, and so where the IPv4 address sits, is the operator's choice),
+ * Teredo (the client address is obfuscated), site-local (fec0::/10, deprecated but still routed
+ * inside some networks), and every special-purpose range ipaddr.js knows (documentation,
+ * discard, ORCHID, segment routing…).
+ */
+const LOCAL_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b:1::/48');
+
+/** The IPv4 address an IPv6 address carries (see IPV4_CARRIERS), or null. */
+function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  for (const carrier of IPV4_CARRIERS) {
+    if (!address.match(carrier.prefix)) continue;
+    const bytes = address.toByteArray();
+    return new ipaddr.IPv4(carrier.bytes.map((i) => bytes[i] ?? 0));
+  }
+  return null;
+}
+
+/**
+ * Whether a network adapter must never call this address unless configuration allows it
+ * (OUTBOUND_ALLOW_PRIVATE): anything but public unicast — loopback, link-local (cloud metadata at
+ * 169.254.169.254), private, carrier-grade NAT, unspecified, broadcast, multicast, documentation,
+ * benchmarking and reserved ranges, in IPv4 and IPv6 — judged by ipaddr.js's range tables, and an
+ * IPv6 address that carries an IPv4 one judged by that one. Not an IP address at all: forbidden.
+ */
 export function isForbiddenAddress(address: string): boolean {
-  // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isForbiddenAddress(mapped[1]);
-  const family = isIP(address);
-  if (family === 0) return true;
-  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return true;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.match(LOCAL_NAT64)) return true;
+  const carried = carriedIpv4(v6);
+  // `::` and `::1` sit inside ::/96 but are IPv6's own unspecified and loopback addresses.
+  if (carried && v6.range() !== 'unspecified' && v6.range() !== 'loopback') return carried.range() !== 'unicast';
+  return v6.range() !== 'unicast';
 }
 
 /**

@@ -1,6 +1,7 @@
 import { checkEvictionPolicy, evictionVerdict, policyFromInfo, readEvictionPolicy, RedisPolicyError } from './redis-policy';
 
-const INFO = (policy: string) => `# Memory\r\nused_memory:1000\r\nmaxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:${policy}\r\nallocator_frag_ratio:1.00\r\n`;
+const INFO = (policy: string) =>
+  `# Memory\r\nused_memory:1000\r\nmaxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:${policy}\r\nallocator_frag_ratio:1.00\r\n`;
 
 /** A reply error as ioredis raises it for a refused command. */
 const replyError = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
@@ -36,15 +37,18 @@ describe('the Redis eviction policy check', () => {
     expect(redis.calls).toEqual(['INFO memory']);
   });
 
-  it.each(['allkeys-lru', 'volatile-lru', 'allkeys-lfu', 'volatile-lfu', 'allkeys-random', 'volatile-random', 'volatile-ttl'])('refuses %s with one line naming the setting and the fix', async (policy) => {
-    const refusal = await checkEvictionPolicy(client(INFO(policy), ['maxmemory-policy', policy])).catch((e: unknown) => e);
-    expect(refusal).toBeInstanceOf(RedisPolicyError);
-    const message = (refusal as Error).message;
-    expect(message).not.toContain('\n');
-    expect(message).toContain(`Redis maxmemory-policy is ${policy}`);
-    expect(message).toContain('must be noeviction');
-    expect(message).toContain('--maxmemory-policy noeviction');
-  });
+  it.each(['allkeys-lru', 'volatile-lru', 'allkeys-lfu', 'volatile-lfu', 'allkeys-random', 'volatile-random', 'volatile-ttl'])(
+    'refuses %s with one line naming the setting and the fix',
+    async (policy) => {
+      const refusal = await checkEvictionPolicy(client(INFO(policy), ['maxmemory-policy', policy])).catch((e: unknown) => e);
+      expect(refusal).toBeInstanceOf(RedisPolicyError);
+      const message = (refusal as Error).message;
+      expect(message).not.toContain('\n');
+      expect(message).toContain(`Redis maxmemory-policy is ${policy}`);
+      expect(message).toContain('must be noeviction');
+      expect(message).toContain('--maxmemory-policy noeviction');
+    },
+  );
 
   it('falls back to CONFIG GET when INFO is refused, and refuses what it reads there', async () => {
     const redis = client(replyError("NOPERM this user has no permissions to run the 'info' command"), ['maxmemory-policy', 'volatile-ttl']);
@@ -55,7 +59,9 @@ describe('the Redis eviction policy check', () => {
   it('starts with a warning when neither INFO nor CONFIG tells the policy', async () => {
     const redis = client(replyError('ERR unknown command `INFO`'), replyError('ERR unknown command `CONFIG`'));
     const warning = await checkEvictionPolicy(redis);
-    expect(warning).toMatch(/^could not read the Redis maxmemory-policy \(INFO: ERR unknown command `INFO`; CONFIG: ERR unknown command `CONFIG`\): make sure it is noeviction/);
+    expect(warning).toMatch(
+      /^could not read the Redis maxmemory-policy \(INFO: ERR unknown command `INFO`; CONFIG: ERR unknown command `CONFIG`\): make sure it is noeviction/,
+    );
     expect(evictionVerdict({ policy: null, why: 'x' })).toMatchObject({ start: true });
   });
 

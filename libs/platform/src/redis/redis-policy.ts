@@ -22,7 +22,7 @@ export class RedisPolicyError extends Error {
 /** `maxmemory_policy` from the text of `INFO memory`; null when the field is not there. */
 export function policyFromInfo(info: string): string | null {
   const match = /^maxmemory_policy:(\S+)\s*$/m.exec(info);
-  return match ? match[1] : null;
+  return match?.[1] ?? null;
 }
 
 /**
@@ -63,8 +63,8 @@ export async function readEvictionPolicy(redis: Pick<Redis, 'info' | 'config'>):
   }
   try {
     const answer = (await redis.config('GET', 'maxmemory-policy')) as unknown as string[];
-    const at = answer.indexOf('maxmemory-policy');
-    if (at >= 0 && answer[at + 1]) return { policy: answer[at + 1], source: 'CONFIG GET' };
+    const policy = answer[answer.indexOf('maxmemory-policy') + 1];
+    if (answer.includes('maxmemory-policy') && policy) return { policy, source: 'CONFIG GET' };
     refusals.push('CONFIG GET maxmemory-policy answered nothing');
   } catch (error) {
     if (!isCommandRefusal(error)) throw error;

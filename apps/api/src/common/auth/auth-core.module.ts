@@ -4,9 +4,12 @@ import { SessionsRepository } from '@dts/persistence';
 import type { Redis } from 'ioredis';
 import { Authenticator } from './authenticator.service';
 import { AuthGuard } from './auth.guard';
+import { CredentialCache } from './credential-cache';
+import { CredentialRevocations } from './credential-revocations';
 import { PasswordHasher } from './password-hasher.service';
 import { PgSessionStore } from './pg-session.store';
 import { RedisSessionStore } from './redis-session.store';
+import { SessionCookies } from './session-cookies';
 import { SessionStore } from './session-store';
 import { SessionService } from './session.service';
 
@@ -16,8 +19,11 @@ import { SessionService } from './session.service';
   providers: [
     PasswordHasher,
     SessionService,
+    SessionCookies,
     Authenticator,
     AuthGuard,
+    CredentialCache,
+    CredentialRevocations,
     {
       provide: SessionStore,
       inject: [APP_CONFIG, REDIS_CLIENT, SessionsRepository],
@@ -25,6 +31,6 @@ import { SessionService } from './session.service';
         redis ? new RedisSessionStore(redis, config.redis.prefix) : new PgSessionStore(rows),
     },
   ],
-  exports: [PasswordHasher, SessionService, Authenticator, AuthGuard, SessionStore],
+  exports: [PasswordHasher, SessionService, SessionCookies, Authenticator, AuthGuard, SessionStore, CredentialRevocations],
 })
 export class AuthCoreModule {}

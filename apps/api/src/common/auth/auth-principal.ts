@@ -9,6 +9,8 @@ export interface AuthPrincipal {
   /** Set when `via` is 'token'. */
   tokenType: TokenType | null;
   tokenUid: number | null;
+  /** The token's own expiry (`until`), when `via` is 'token' and it has one. */
+  tokenUntil: Date | null;
   /** Set when `via` is 'session': the session's digest, to end or keep it. */
   sessionDigest: Buffer | null;
   sessionExpiresAt: Date | null;
@@ -16,7 +18,7 @@ export interface AuthPrincipal {
   sessionLastSeenAt: Date | null;
 }
 
-/** Sessions and master tokens may do what app tokens may not (CONTRACT §3). */
+/** Sessions and master tokens may do what app tokens may not (docs/api.md §3). */
 export function isMasterCredential(principal: AuthPrincipal): boolean {
   return principal.via === 'session' || principal.tokenType === 'master';
 }

@@ -4,10 +4,11 @@ import type { RouteAuthLevel } from '@dts/domain';
 import { APP_CONFIG, type AppConfig, metricsAccess, TokenCryptoService } from '@dts/platform';
 import type { Request, Response } from 'express';
 import { ApiException } from '../http/api.exception';
-import { isMasterCredential } from './auth-principal';
+import { type AuthPrincipal, isMasterCredential } from './auth-principal';
 import { AUTH_LEVEL, MASTER_ONLY } from './auth.decorators';
 import { Authenticator } from './authenticator.service';
 import { presentedToken } from './credentials';
+import { SessionCookies } from './session-cookies';
 
 export function routeAuthLevel(reflector: Reflector, targets: [Function, Function]): RouteAuthLevel {
   return reflector.getAllAndOverride<RouteAuthLevel>(AUTH_LEVEL, targets) ?? 'user';
@@ -23,6 +24,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
+    private readonly cookies: SessionCookies,
     private readonly crypto: TokenCryptoService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -35,7 +37,7 @@ export class AuthGuard implements CanActivate {
 
     if (level === 'none') {
       // Public routes still learn who calls (GET /user/state), but bad credentials do not fail them.
-      req.auth = (await this.authenticator.authenticate(req, res).catch((e) => (e instanceof ApiException ? null : Promise.reject(e)))) ?? undefined;
+      req.auth = (await this.authenticate(req, res).catch((e) => (e instanceof ApiException ? null : Promise.reject(e)))) ?? undefined;
       return true;
     }
     if (level === 'metrics') {
@@ -51,7 +53,7 @@ export class AuthGuard implements CanActivate {
       if (typeof req.headers['x-ingest-secret'] === 'string') throw ApiException.of('INVALID_TOKEN', 'the ingest secret is not valid', 'X-Ingest-Secret');
     }
 
-    const principal = await this.authenticator.authenticate(req, res);
+    const principal = await this.authenticate(req, res);
     if (!principal) throw ApiException.of('AUTH_REQUIRED', 'this route needs a session or an API token');
     req.auth = principal;
     if (level === 'admin' && !principal.isAdmin) throw ApiException.of('ADMIN_ONLY', 'this route is for administrators');
@@ -59,6 +61,14 @@ export class AuthGuard implements CanActivate {
       throw ApiException.of('FORBIDDEN', 'this needs a session or a master token, not an app token');
     }
     return true;
+  }
+
+  /** The request's credentials to a principal; sets the session cookie again when its expiry rolled forward. */
+  private async authenticate(req: Request, res: Response): Promise<AuthPrincipal | null> {
+    const token = presentedToken(req);
+    const found = await this.authenticator.authenticate({ token, cookie: token === null ? this.cookies.read(req) : null });
+    if (found?.renewedCookie) this.cookies.write(req, res, found.renewedCookie);
+    return found?.principal ?? null;
   }
 
   /** The platform ingest secret, in X-Ingest-Secret or in any of the token header forms. */

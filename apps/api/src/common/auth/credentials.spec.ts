@@ -27,7 +27,7 @@ describe('presentedToken', () => {
     try {
       presentedToken(req({ authorization: T, token: U }));
     } catch (error) {
-      expect((error as ApiException).entries[0].code).toBe('CONFLICTING_CREDENTIALS');
+      expect((error as ApiException).entries[0]!.code).toBe('CONFLICTING_CREDENTIALS');
       expect((error as ApiException).status).toBe(400);
     }
   });

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { USER_SESSION_ID_LENGTH } from '@dts/domain';
 import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
-import type { Request, Response } from 'express';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SessionStore, type StoredSession } from './session-store';
+import { type ListedSession, type SessionClient, SessionStore, type StoredSession } from './session-store';
 
 /** A session is written back (rolling expiry) at most this often, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -12,9 +12,17 @@ export interface ResolvedSession {
   session: StoredSession;
 }
 
+/** What the session cookie is to be set to; the HTTP layer writes it (session-cookies.ts). */
+export interface SessionCookie {
+  value: string;
+  expiresAt: Date;
+}
+
 /**
  * Session cookies: `<id>.<hmac>` where the id is 32 random bytes and the HMAC (SESSION_SECRET)
  * lets a forged cookie be refused without a store look-up. The store is keyed by the id's digest.
+ * Plain values in and out: the cookie's value and expiry are decided here, and read from and
+ * written to the request by SessionCookies.
  */
 @Injectable()
 export class SessionService {
@@ -23,10 +31,6 @@ export class SessionService {
     private readonly store: SessionStore,
     private readonly crypto: TokenCryptoService,
   ) {}
-
-  get cookieName(): string {
-    return this.config.session.cookieName;
-  }
 
   private sign(id: string): string {
     return createHmac('sha256', this.config.secrets.session.reveal()).update(id).digest('base64url');
@@ -41,22 +45,22 @@ export class SessionService {
     return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
   }
 
-  readCookie(req: Request): string | null {
-    const value = (req.cookies as Record<string, unknown> | undefined)?.[this.cookieName];
-    return typeof value === 'string' && value.length > 0 ? value : null;
-  }
-
-  /** Starts a session for the account and sets its cookie. */
-  async start(req: Request, res: Response, accountId: number): Promise<ResolvedSession> {
+  /**
+   * Starts a session for the account; `cookie` is what the caller's session cookie is to be set to.
+   * `client`: where the sign-in came from, kept for the account's list of sessions.
+   */
+  async start(accountId: number, client: SessionClient): Promise<ResolvedSession & { cookie: SessionCookie }> {
     const id = randomBytes(32).toString('base64url');
     const digest = this.crypto.digest(id);
-    const session = await this.store.create(digest, accountId, this.expiry());
-    this.setCookie(req, res, `${id}.${this.sign(id)}`, session.expiresAt);
-    return { digest, session };
+    const session = await this.store.create(digest, accountId, this.expiry(), client);
+    return { digest, session, cookie: { value: `${id}.${this.sign(id)}`, expiresAt: session.expiresAt } };
   }
 
-  /** The live session the cookie names, with its expiry rolled forward; null when there is none. */
-  async resolve(req: Request, res: Response, cookie: string): Promise<ResolvedSession | null> {
+  /**
+   * The live session the cookie names, with its expiry rolled forward; null when there is none.
+   * `renewed`: the cookie to set again when the expiry moved (at most once a minute), else null.
+   */
+  async resolve(cookie: string): Promise<(ResolvedSession & { renewed: SessionCookie | null }) | null> {
     const id = this.verify(cookie);
     if (!id) return null;
     const digest = this.crypto.digest(id);
@@ -67,19 +71,14 @@ export class SessionService {
       await this.store.touch(digest, session, expiresAt);
       session.lastSeenAt = new Date();
       session.expiresAt = expiresAt;
-      this.setCookie(req, res, cookie, expiresAt);
+      return { digest, session, renewed: { value: cookie, expiresAt } };
     }
-    return { digest, session };
+    return { digest, session, renewed: null };
   }
 
-  /** Removes a session from the store without touching the response's cookie. */
-  forget(digest: Buffer): Promise<void> {
-    return this.store.destroy(digest);
-  }
-
-  async end(res: Response, digest: Buffer | null): Promise<void> {
+  /** Ends a session (removes it from the store); the caller's cookie is the HTTP layer's to clear. */
+  async end(digest: Buffer | null): Promise<void> {
     if (digest) await this.store.destroy(digest);
-    res.clearCookie(this.cookieName, { path: '/', httpOnly: true, sameSite: 'lax' });
   }
 
   /** The digest of the session the request's cookie names, valid or not (for logout and login). */
@@ -88,20 +87,27 @@ export class SessionService {
     return id ? this.crypto.digest(id) : null;
   }
 
-  endAllForAccount(accountId: number, keep: Buffer | null): Promise<void> {
+  /** Ends every session of the account but `keep`; answers how many ended. */
+  endAllForAccount(accountId: number, keep: Buffer | null): Promise<number> {
     return this.store.destroyAllForAccount(accountId, keep);
   }
 
-  /** Secure when the client reached us over TLS, as the load balancer says (trust proxy). */
-  isSecure(req: Request): boolean {
-    return req.secure;
+  /** The account's live sessions. */
+  listForAccount(accountId: number): Promise<ListedSession[]> {
+    return this.store.listForAccount(accountId);
+  }
+
+  /**
+   * The id a session is shown under (GET /user/session): stable for the session's life, and
+   * derived from the stored digest with the session secret, so that neither the cookie nor the
+   * digest can be worked back from it, nor the id made without the secret. 96 bits: ids are only
+   * ever looked up among one account's sessions.
+   */
+  publicId(digest: Buffer): string {
+    return createHmac('sha256', this.config.secrets.session.reveal()).update('session-id\0').update(digest).digest('hex').slice(0, USER_SESSION_ID_LENGTH);
   }
 
   private expiry(): Date {
     return new Date(Date.now() + this.config.session.ttlSeconds * 1000);
-  }
-
-  private setCookie(req: Request, res: Response, value: string, expiresAt: Date): void {
-    res.cookie(this.cookieName, value, { httpOnly: true, sameSite: 'lax', secure: this.isSecure(req), path: '/', expires: expiresAt });
   }
 }

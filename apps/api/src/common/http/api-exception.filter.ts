@@ -12,32 +12,46 @@ export function isUnavailable(error: unknown): boolean {
   const message = `${e?.message ?? ''} ${e?.driverError?.message ?? ''}`;
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300'].includes(code ?? '') ||
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|max retries per request limit|Stream isn't writeable/i.test(message)
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|max retries per request limit|Stream isn't writeable/i.test(
+      message,
+    )
   );
 }
 
-/** Turns any error into the error envelope, so that no response ever escapes the spec's shape. */
+/** Turns any error into the error envelope, so that no response ever escapes the envelope (docs/api.md §1). */
 export function toApiException(error: unknown): { exception: ApiException; unexpected: boolean } {
   if (error instanceof ApiException) return { exception: error, unexpected: false };
   if (error instanceof PayloadTooLargeException) return { exception: ApiException.of('PAYLOAD_TOO_LARGE', 'request body is too large'), unexpected: false };
   // The router could not percent-decode a path parameter (`%FF`): name the path, not nothing.
-  if (/^Failed to decode param /.test((error as Error)?.message ?? '')) return { exception: ApiException.validation('path', 'the path is not valid percent-encoded UTF-8'), unexpected: false };
+  if (/^Failed to decode param /.test((error as Error)?.message ?? ''))
+    return { exception: ApiException.validation('path', 'the path is not valid percent-encoded UTF-8'), unexpected: false };
   // Thrown by the router for a path or method it does not know.
   if (error instanceof NotFoundException) return { exception: ApiException.of('ROUTE_NOT_FOUND', 'no such route'), unexpected: false };
   if (error instanceof HttpException && error.getStatus() < 500) {
     const status = error.getStatus();
-    const code = status === 401 ? 'AUTH_REQUIRED' : status === 403 ? 'FORBIDDEN' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
+    const code =
+      status === 401
+        ? 'AUTH_REQUIRED'
+        : status === 403
+          ? 'FORBIDDEN'
+          : status === 413
+            ? 'PAYLOAD_TOO_LARGE'
+            : status === 415
+              ? 'UNSUPPORTED_MEDIA_TYPE'
+              : 'VALIDATION_FAILED';
     // What reaches here as a 400 comes from the body layer (multer: "Field value too long - vendor_id",
     // "Too many files", "Multipart: Boundary not found"): name the member when the message does, else the body.
     const field = code === 'VALIDATION_FAILED' ? (/ - ([^\s]+)$/.exec(error.message)?.[1] ?? 'body') : undefined;
     return { exception: ApiException.of(code, error.message, field), unexpected: false };
   }
-  if (isUnavailable(error)) return { exception: new ApiException([{ code: 'UNAVAILABLE', message: 'the service is temporarily unavailable' }], 5), unexpected: true };
+  if (isUnavailable(error))
+    return { exception: new ApiException([{ code: 'UNAVAILABLE', message: 'the service is temporarily unavailable' }], 5), unexpected: true };
   return { exception: ApiException.of('INTERNAL', 'internal error'), unexpected: true };
 }
 
 export function sendError(res: Response, exception: ApiException): void {
   if (exception.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfter))));
+  for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
   const entries: ApiErrorEntry[] = exception.entries;
   // Whatever a handler had set up for a file, an error is JSON.
   res.type('application/json').status(exception.status).json(errorEnvelope(entries));

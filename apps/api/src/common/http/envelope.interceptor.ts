@@ -9,17 +9,19 @@ const RAW_RESPONSE = 'dts:raw-response';
 /** The handler writes its own response (streams, files): the interceptor leaves it alone. */
 export const RawResponse = () => SetMetadata(RAW_RESPONSE, true);
 
-/** Wraps every handler result in the spec's envelope; the one place success bodies are shaped. */
+/** Wraps every handler result in the envelope (docs/api.md §1); the one place success bodies are shaped. */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [context.getHandler(), context.getClass()])) return next.handle();
-    return next.handle().pipe(
-      map((value: unknown) =>
-        value instanceof ApiResult ? successEnvelope(value.data, value.options) : successEnvelope(value === undefined ? null : value),
-      ),
-    );
+    return next
+      .handle()
+      .pipe(
+        map((value: unknown) =>
+          value instanceof ApiResult ? successEnvelope(value.data, value.options) : successEnvelope(value === undefined ? null : value),
+        ),
+      );
   }
 }

@@ -23,8 +23,8 @@ const MEDIA_RANGES: Readonly<Record<string, { format: ExportFormat; specificity:
 /**
  * The format of a history read: the `format` query member when given (a link a browser follows
  * cannot set Accept), else the acceptable type of the highest quality in the Accept header, the more
- * specific on a tie, then the earlier. JSON when nothing there names one of ours: the spec's
- * clients send no Accept, or accept any type, and get the envelope as before. Never 406: CONTRACT §1 has
+ * specific on a tie, then the earlier. JSON when nothing there names one of ours: existing
+ * clients send no Accept, or accept any type, and get the envelope as before. Never 406: docs/api.md §1 has
  * no such answer, and the envelope is the service's default.
  */
 export function negotiateExportFormat(format: ExportFormat | undefined, accept: string | undefined): ExportFormat {
@@ -33,7 +33,7 @@ export function negotiateExportFormat(format: ExportFormat | undefined, accept: 
   let best: { format: ExportFormat; q: number; specificity: number } | null = null;
   for (const part of accept.split(',')) {
     const [range, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const known = MEDIA_RANGES[range];
+    const known = range === undefined ? undefined : MEDIA_RANGES[range];
     if (!known) continue;
     const qParam = params.find((p) => p.startsWith('q='));
     const q = qParam === undefined ? 1 : Number(qParam.slice(2));

@@ -3,13 +3,6 @@ import { Server as NetServer } from 'node:net';
 
 /** How often, while draining, connections that have fallen idle are closed. */
 const IDLE_SWEEP_MS = 250;
-/**
- * How long the listener stays open after the stop begins. A connection the kernel has completed but
- * the process not yet accepted (the loop was busy) would be reset when the listening socket
- * closes, and its request, sent in time, lost (behind nginx: a 502 for a POST). Meanwhile such
- * connections are accepted, and whatever comes is answered with `Connection: close`.
- */
-export const LISTEN_GRACE_MS = 500;
 
 /**
  * Graceful stop of the HTTP side, to run before Nest's own close: Nest destroys the modules (database
@@ -18,10 +11,17 @@ export const LISTEN_GRACE_MS = 500;
  * with its full answer, while the load balancer sends new ones to another instance.
  *
  * Returns `drain()`: answers what is in flight and whatever still arrives with `Connection: close`,
- * ends event streams, stops listening after LISTEN_GRACE_MS (a new connection is then refused),
+ * ends event streams, stops listening after `graceMs` (a new connection is then refused),
  * closes keep-alive connections as they fall idle, and resolves once every connection has ended.
  */
-export function drainableServer(server: Server): () => Promise<void> {
+/**
+ * `graceMs` (SHUTDOWN_DRAIN_GRACE_MS) is how long the listener stays open after the stop begins.
+ * A connection the kernel has completed but the process not yet accepted (the loop was busy) would
+ * be reset when the listening socket closes, and its request, sent in time, lost (behind nginx: a
+ * 502 for a POST); and a load balancer or Kubernetes keeps sending new requests until it has seen
+ * readiness fail. Meanwhile connections are accepted and answered with `Connection: close`.
+ */
+export function drainableServer(server: Server, graceMs: number): () => Promise<void> {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
 
@@ -53,7 +53,7 @@ export function drainableServer(server: Server): () => Promise<void> {
           clearInterval(sweep);
           resolve();
         });
-      }, LISTEN_GRACE_MS);
+      }, graceMs);
     });
   };
 }

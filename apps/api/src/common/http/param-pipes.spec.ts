@@ -7,7 +7,11 @@ const meta = (data: string) => ({ type: 'param' as const, data });
 describe('IntParamPipe', () => {
   const pipe = new IntParamPipe();
 
-  it.each([['1', 1], ['42', 42], ['2147483647', 2147483647]])('reads %p', (text, n) => {
+  it.each([
+    ['1', 1],
+    ['42', 42],
+    ['2147483647', 2147483647],
+  ])('reads %p', (text, n) => {
     expect(pipe.transform(text, meta('uid'))).toBe(n);
   });
 

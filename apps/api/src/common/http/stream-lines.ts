@@ -1,32 +1,3 @@
-import type { Response } from 'express';
-import { streamRows } from './stream-rows';
-
-export interface LinesHead {
-  /** Content-Type without parameters; UTF-8 is added. */
-  contentType: string;
-  /** Offered name of the download (Content-Disposition: attachment). */
-  filename: string;
-  /** Written before the first row (a CSV header line). */
-  preamble?: string;
-}
-
-/**
- * Writes rows as lines of text (CSV, NDJSON) streamed from `batches` exactly as `streamEnvelope`
- * streams the JSON form (see streamRows); a failure after the first batch can only cut the
- * connection, which the client sees as a truncated download.
- */
-export function streamLines<T>(res: Response, head: LinesHead, batches: AsyncIterable<T[]>, line: (row: T) => string): Promise<void> {
-  return streamRows(res, batches, {
-    head: (r) => {
-      r.status(200).setHeader('Content-Type', `${head.contentType}; charset=utf-8`);
-      r.setHeader('Content-Disposition', `attachment; filename="${head.filename}"`);
-    },
-    preamble: head.preamble ?? '',
-    line: (row) => line(row),
-    epilogue: '',
-  });
-}
-
 /** A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;

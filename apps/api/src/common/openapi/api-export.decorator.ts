@@ -12,7 +12,8 @@ export function ApiExportResponse(data: EnvelopeData, options: { meta?: Record<s
     ApiExtraModels(...envelopeModels(data)),
     ApiResponse({
       status: 200,
-      description: 'Success. Chosen by `format` (wins) or the Accept header; JSON by default. CSV and NDJSON are downloads (Content-Disposition: attachment) of the same rows, streamed alike.',
+      description:
+        'Success. Chosen by `format` (wins) or the Accept header; JSON by default. CSV and NDJSON are downloads (Content-Disposition: attachment) of the same rows, streamed alike.',
       content: {
         [EXPORT_MEDIA_TYPES.json]: { schema: envelopeSchema(data, options) },
         [EXPORT_MEDIA_TYPES.csv]: {
@@ -21,9 +22,13 @@ export function ApiExportResponse(data: EnvelopeData, options: { meta?: Record<s
             description: `RFC 4180: a header line, CRLF line ends, quotes around cells with \`"\`, \`,\` or line breaks. ${options.csv} Objects and arrays are JSON text; null is an empty cell; text starting with = + - @, tab or CR gets a leading \`'\` so that spreadsheets do not run it as a formula (numbers are left alone).`,
           },
         },
-        [EXPORT_MEDIA_TYPES.ndjson]: { schema: { type: 'string', description: 'One JSON object per line (LF), each exactly an item of `data` in the JSON form; no envelope.' } },
+        [EXPORT_MEDIA_TYPES.ndjson]: {
+          schema: { type: 'string', description: 'One JSON object per line (LF), each exactly an item of `data` in the JSON form; no envelope.' },
+        },
       },
-      headers: { 'Content-Disposition': { description: 'CSV and NDJSON only: `attachment; filename="<EUI>-<table|data>.<csv|ndjson>"`.', schema: { type: 'string' } } },
+      headers: {
+        'Content-Disposition': { description: 'CSV and NDJSON only: `attachment; filename="<EUI>-<table|data>.<csv|ndjson>"`.', schema: { type: 'string' } },
+      },
     }),
   );
 }

@@ -15,11 +15,22 @@ export function authTracker(req: Request): string {
 }
 
 /**
- * Two throttlers (CONTRACT §3): `auth` on @AuthThrottle() routes, `account` on every authenticated
+ * Two throttlers (docs/api.md §3): `auth` on @AuthThrottle() routes, `account` on every authenticated
  * call. Runs after the auth guard, so the account is known.
  */
 @Injectable()
 export class ApiThrottlerGuard extends ThrottlerGuard {
+  /**
+   * Neither throttler applies to an unauthenticated call of a route without @AuthThrottle()
+   * (ingestion, public reads): answered before the base class resolves every throttler's options
+   * from the route's metadata (docs/benchmarks.md, figure 2).
+   */
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    if (!req.auth && !this.reflector.getAllAndOverride<boolean>(AUTH_THROTTLE, [context.getHandler(), context.getClass()])) return Promise.resolve(true);
+    return super.canActivate(context);
+  }
+
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
     const req = props.context.switchToHttp().getRequest<Request>();
     if (props.throttler.name === AUTH_THROTTLER) {

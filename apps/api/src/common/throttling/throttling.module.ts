@@ -1,4 +1,3 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { RateLimitsRepository } from '@dts/persistence';
@@ -7,7 +6,9 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import { ACCOUNT_THROTTLER, ApiThrottlerGuard, AUTH_THROTTLER, authTracker } from './api-throttler.guard';
-import { PgThrottlerStorage } from './pg-throttler.storage';
+import { LoginFailures } from './login-failures';
+import { BatchedThrottlerStorage } from './batched-throttler.storage';
+import { PgSharedCounters, RedisSharedCounters } from './shared-counters';
 
 const MINUTE_MS = 60_000;
 
@@ -22,7 +23,8 @@ const MINUTE_MS = 60_000;
       useFactory: (config: AppConfig, redis: Redis | null, limits: RateLimitsRepository) => {
         const prefix = `${config.redis.prefix}:rl`;
         return {
-          storage: redis ? new ThrottlerStorageRedisService(redis) : new PgThrottlerStorage(limits),
+          // The per-account budget is counted locally between exchanges with the store (BatchedThrottlerStorage).
+          storage: new BatchedThrottlerStorage(redis ? new RedisSharedCounters(redis) : new PgSharedCounters(limits), new Set([ACCOUNT_THROTTLER])),
           throttlers: [
             {
               name: AUTH_THROTTLER,
@@ -44,7 +46,7 @@ const MINUTE_MS = 60_000;
       },
     }),
   ],
-  providers: [ApiThrottlerGuard],
-  exports: [ApiThrottlerGuard],
+  providers: [ApiThrottlerGuard, LoginFailures],
+  exports: [ApiThrottlerGuard, LoginFailures],
 })
 export class ThrottlingModule {}

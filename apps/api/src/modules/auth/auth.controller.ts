@@ -1,21 +1,27 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EchoWire } from '@dts/domain';
 import type { Request, Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { AuthThrottle, CurrentAccount, MasterOnly, Public } from '../../common/auth/auth.decorators';
+import { sessionClientOf } from '../../common/auth/session-client';
+import { SessionCookies } from '../../common/auth/session-cookies';
 import { ApiResult } from '../../common/http/api-result';
-import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
+import { ApiEnvelope, ApiErrors, ApiOneOfBody } from '../../common/openapi/api-envelope.decorator';
 import { AuthService, RESTORE_MESSAGE } from './auth.service';
 import { AccountDeletedResponse, AuthStateResponse, CredentialCheckResponse, EchoResponse, RegisterResultResponse } from './dto/auth-responses.dto';
 import { LoginDto } from './dto/login.dto';
 import { DeleteAccountDto, PasswordChangeDto } from './dto/password.dto';
 import { RegisterDto } from './dto/register.dto';
-import { RestoreDto } from './dto/restore.dto';
+import { RestoreByEmailBody, RestoreByTokenBody, RestoreDto } from './dto/restore.dto';
 
 @ApiTags('auth')
 @Controller('auth')
 export class AuthController {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    private readonly cookies: SessionCookies,
+  ) {}
 
   @Post('register')
   @Public()
@@ -32,8 +38,10 @@ export class AuthController {
   @ApiOperation({ summary: 'Delete the caller’s account and everything it owns (session or master token)' })
   @ApiEnvelope(AccountDeletedResponse)
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'FORBIDDEN', 'WRONG_PASSWORD')
-  deleteAccount(@CurrentAccount() me: AuthPrincipal, @Body() dto: DeleteAccountDto, @Res({ passthrough: true }) res: Response) {
-    return this.auth.deleteAccount(me, dto.password, res);
+  async deleteAccount(@CurrentAccount() me: AuthPrincipal, @Body() dto: DeleteAccountDto, @Res({ passthrough: true }) res: Response) {
+    const deleted = await this.auth.deleteAccount(me, dto.password);
+    this.cookies.clear(res);
+    return deleted;
   }
 
   @Post('login')
@@ -43,8 +51,10 @@ export class AuthController {
   @ApiOperation({ summary: 'Start a session (sets an HttpOnly cookie)' })
   @ApiEnvelope(AuthStateResponse)
   @ApiErrors('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'RATE_LIMITED')
-  login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.auth.login(req, res, dto);
+  async login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const { state, cookie } = await this.auth.login(dto, this.cookies.read(req), sessionClientOf(req));
+    this.cookies.write(req, res, cookie);
+    return state;
   }
 
   @Post('logout')
@@ -52,8 +62,10 @@ export class AuthController {
   @ApiOperation({ summary: 'End the session' })
   @ApiEnvelope(AuthStateResponse)
   @ApiErrors('AUTH_REQUIRED')
-  logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.auth.logout(req, res);
+  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const state = await this.auth.logout(req.auth, this.cookies.read(req));
+    this.cookies.clear(res);
+    return state;
   }
 
   @Post('check')
@@ -71,8 +83,16 @@ export class AuthController {
   @Public()
   @ApiOperation({ summary: 'Echo what the service sees of the request (never cookies or credentials)' })
   @ApiEnvelope(EchoResponse)
-  echo(@Req() req: Request) {
-    return this.auth.echo(req);
+  echo(@Req() req: Request): EchoWire {
+    // What the request looks like on arrival: HTTP and nothing else, so it is read here.
+    return {
+      method: req.method,
+      path: req.path,
+      query: req.query as Record<string, unknown>,
+      ip: req.ip ?? null,
+      user_agent: req.headers['user-agent'] ?? null,
+      authenticated: Boolean(req.auth),
+    };
   }
 
   @Post('restore')
@@ -80,11 +100,14 @@ export class AuthController {
   @AuthThrottle()
   @HttpCode(200)
   @ApiOperation({ summary: 'Password reset: {email} mails a token; {token, password} sets the password' })
+  @ApiOneOfBody('One of the two steps.', RestoreByEmailBody, RestoreByTokenBody)
   @ApiEnvelope('null', { messages: true })
   @ApiErrors('VALIDATION_FAILED', 'INVALID_RESET_TOKEN', 'RATE_LIMITED')
   async restore(@Body() dto: RestoreDto) {
     await this.auth.restore(dto);
-    return new ApiResult(null, { messages: [dto.token !== undefined ? 'The password has been changed; every session of the account has ended.' : RESTORE_MESSAGE] });
+    return new ApiResult(null, {
+      messages: [dto.token !== undefined ? 'The password has been changed; every session of the account has ended.' : RESTORE_MESSAGE],
+    });
   }
 
   @Post('pwdchange')

@@ -1,18 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type AuthStateWire, type CredentialCheckWire, type EchoWire, formatDate, GROUP_ADMIN, GROUP_USER, type RegisterResultWire } from '@dts/domain';
-import { AccountsRepository, ImagesRepository, PasswordResetsRepository, SessionsRepository } from '@dts/persistence';
+import { type AuthStateWire, type CredentialCheckWire, formatDate, GROUP_ADMIN, GROUP_USER, type RegisterResultWire } from '@dts/domain';
+import { AccountsRepository, ImagesRepository, PasswordResetsRepository, SessionsRepository, TokensRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, JobQueue, TokenCryptoService } from '@dts/platform';
-import type { Request, Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { PasswordHasher } from '../../common/auth/password-hasher.service';
-import { SessionService } from '../../common/auth/session.service';
+import { CredentialRevocations } from '../../common/auth/credential-revocations';
+import type { SessionClient } from '../../common/auth/session-store';
+import { type SessionCookie, SessionService } from '../../common/auth/session.service';
 import { ApiException } from '../../common/http/api.exception';
+import { LoginFailures } from '../../common/throttling/login-failures';
 import type { LoginDto } from './dto/login.dto';
 import type { PasswordChangeDto } from './dto/password.dto';
 import type { RegisterDto } from './dto/register.dto';
 import type { RestoreDto } from './dto/restore.dto';
 
-const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const RESTORE_MESSAGE = 'If an account has this address, a reset token has been sent to it. It is valid for one hour.';
 
 @Injectable()
@@ -29,6 +30,9 @@ export class AuthService {
     private readonly crypto: TokenCryptoService,
     private readonly images: ImagesRepository,
     private readonly jobs: JobQueue,
+    private readonly tokens: TokensRepository,
+    private readonly revocations: CredentialRevocations,
+    private readonly failures: LoginFailures,
   ) {}
 
   async register(dto: RegisterDto, groupid = GROUP_USER): Promise<RegisterResultWire> {
@@ -50,7 +54,7 @@ export class AuthService {
     return { id: created.account.id };
   }
 
-  /** Creates the configured administrator unless an account of that name exists (CONTRACT §10). */
+  /** Creates the configured administrator unless an account of that name exists (docs/api.md §10). */
   async ensureAdmin(): Promise<void> {
     const admin = this.config.admin;
     if (!admin || (await this.accounts.findByLogin(admin.username))) return;
@@ -63,68 +67,68 @@ export class AuthService {
     }
   }
 
-  async deleteAccount(principal: AuthPrincipal, password: string, res: Response): Promise<{ id: number; deleted: true }> {
+  /** Deletes the account; its sessions end (the caller's cookie is the controller's to clear). */
+  async deleteAccount(principal: AuthPrincipal, password: string): Promise<{ id: number; deleted: true }> {
     await this.requirePassword(principal.accountId, password, 'password');
     // Redis-held sessions are not removed by the cascade: end them first.
     await this.sessions.endAllForAccount(principal.accountId, null);
     // Image rows go by cascade; bytes kept outside the database are removed by the worker.
     const images = await this.images.retire({ accountId: principal.accountId });
     await this.accounts.delete(principal.accountId);
-    await this.jobs.enqueueMany('image.purge', images.map((imageUid) => ({ imageUid })));
-    await this.sessions.end(res, null);
+    await this.jobs.enqueueMany(
+      'image.purge',
+      images.map((imageUid) => ({ imageUid })),
+    );
+    await this.revocations.announce(principal.accountId);
     return { id: principal.accountId, deleted: true };
   }
 
-  async login(req: Request, res: Response, dto: LoginDto): Promise<AuthStateWire> {
-    const account = await this.accounts.findByLogin(dto.username);
-    // The hash is verified even for an unknown user, so both answers take as long.
-    const valid = await this.hasher.verify(account?.passwordHash ?? null, dto.password);
-    if (!account || !valid || account.active !== 1) throw ApiException.of('INVALID_CREDENTIALS', 'unknown username or wrong password');
+  /**
+   * Starts a session; `cookie` is what the session cookie is to be set to. `presented`: the session
+   * cookie the request came with, if any; `client`: where the request came from (kept with the session).
+   */
+  async login(dto: LoginDto, presented: string | null, client: SessionClient): Promise<{ state: AuthStateWire; cookie: SessionCookie }> {
+    const account = await this.verified(dto);
+    if (!account) throw ApiException.of('INVALID_CREDENTIALS', 'unknown username or wrong password');
     // A new session id at every login: a planted cookie cannot become an authenticated session.
-    const previous = this.sessions.digestOf(this.sessions.readCookie(req));
-    if (previous) await this.sessions.forget(previous);
-    await this.sessions.start(req, res, account.id);
+    await this.sessions.end(this.sessions.digestOf(presented));
+    const { cookie } = await this.sessions.start(account.id, client);
     await this.accounts.recordLogin(account.id);
-    return { authenticated: true };
+    return { state: { authenticated: true }, cookie };
   }
 
-  async logout(req: Request, res: Response): Promise<AuthStateWire> {
-    await this.sessions.end(res, req.auth?.sessionDigest ?? this.sessions.digestOf(this.sessions.readCookie(req)));
+  /** Ends the caller's session (the one it authenticated with, else the one its cookie names); the controller clears the cookie. */
+  async logout(principal: AuthPrincipal | undefined, presented: string | null): Promise<AuthStateWire> {
+    await this.sessions.end(principal?.sessionDigest ?? this.sessions.digestOf(presented));
+    if (principal) await this.revocations.announce(principal.accountId);
     return { authenticated: false };
   }
 
   async check(dto: LoginDto): Promise<CredentialCheckWire> {
+    return { valid: (await this.verified(dto)) !== null };
+  }
+
+  /**
+   * The account these credentials open, or null. Refused with 429 while the submitted name has
+   * used up its failures from any address (LoginFailures); a failure is counted. The hash is
+   * verified even for an unknown user, so both answers take as long.
+   */
+  private async verified(dto: LoginDto) {
+    await this.failures.check(dto.username);
     const account = await this.accounts.findByLogin(dto.username);
     const valid = await this.hasher.verify(account?.passwordHash ?? null, dto.password);
-    return { valid: Boolean(account && valid && account.active === 1) };
+    if (account && valid && account.active === 1) return account;
+    await this.failures.failed(dto.username);
+    return null;
   }
 
-  echo(req: Request): EchoWire {
-    return {
-      method: req.method,
-      path: req.path,
-      query: req.query as Record<string, unknown>,
-      ip: req.ip ?? null,
-      user_agent: req.headers['user-agent'] ?? null,
-      authenticated: Boolean(req.auth),
-    };
-  }
-
-  /** Step 1: the same answer whether or not the address is known (no account enumeration). */
+  /**
+   * Step 1: the same answer, and the same work, whether or not the address is known (no account
+   * enumeration, by content or by time): the request only enqueues `auth.password-reset`, whose
+   * processor looks the address up, issues the account's one live reset token and mails it.
+   */
   async requestReset(email: string): Promise<void> {
-    const account = await this.accounts.findByLogin(email);
-    if (!account || account.emailKey !== email.toLowerCase()) return;
-    const token = this.crypto.generate();
-    await this.resets.create(this.crypto.digest(token), account.id, new Date(Date.now() + RESET_TOKEN_TTL_MS));
-    await this.jobs.enqueue('mail.send', {
-      to: account.email,
-      subject: 'Password reset',
-      text:
-        `Hello ${account.username},\n\nsomeone asked to reset the password of your Device Telemetry Service account.\n` +
-        `To set a new password, send POST ${this.config.publicBaseUrl}/auth/restore with the body\n` +
-        `{"token": "${token}", "password": "<your new password>"}\n\nThe token is valid for one hour and can be used once. ` +
-        `If you did not ask for this, ignore this message.\n`,
-    });
+    await this.jobs.enqueue('auth.password-reset', { email });
   }
 
   /** Step 2: consumes the token, sets the password and ends every session of the account. */
@@ -135,9 +139,12 @@ export class AuthService {
       if (id === null) throw ApiException.of('INVALID_RESET_TOKEN', 'the reset token is unknown, used or expired', 'token');
       await this.accounts.updatePassword(id, hash, m);
       await this.sessionRows.deleteAllForAccount(id, null, m);
+      // Whoever had the account's password may have made tokens with it: a reset ends them all.
+      await this.tokens.deleteAllForAccount(id, m);
       return id;
     });
     await this.sessions.endAllForAccount(accountId, null);
+    await this.revocations.announce(accountId);
   }
 
   async restore(dto: RestoreDto): Promise<void> {
@@ -152,8 +159,10 @@ export class AuthService {
   async changePassword(principal: AuthPrincipal, dto: PasswordChangeDto): Promise<void> {
     await this.requirePassword(principal.accountId, dto.current_password, 'current_password');
     await this.accounts.updatePassword(principal.accountId, await this.hasher.hash(dto.new_password));
-    // Every other session ends; the caller's own (if it is one) stays signed in.
+    // Every other session ends; the caller's own (if it is one) stays signed in. API tokens stay
+    // (README, "Credentials"): a reset is what ends them.
     await this.sessions.endAllForAccount(principal.accountId, principal.sessionDigest);
+    await this.revocations.announce(principal.accountId);
   }
 
   private async requirePassword(accountId: number, password: string, field: string): Promise<void> {

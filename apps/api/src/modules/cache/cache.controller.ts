@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import { AdminOnly } from '../../common/auth/auth.decorators';
@@ -6,7 +6,14 @@ import { EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { EUI_PARAM } from '../devices/devices.controller';
 import { CacheService } from './cache.service';
-import { CacheEntryResponse, CacheInvalidatedAllResponse, CacheInvalidatedResponse, CacheTotalsResponse } from './dto/cache.responses';
+import {
+  CacheDeviceEntryResponse,
+  CacheEntriesQueryDto,
+  CacheEntryResponse,
+  CacheInvalidatedAllResponse,
+  CacheInvalidatedResponse,
+  CacheTotalsResponse,
+} from './dto/cache.responses';
 
 /** The per-device data cache, for administrators. */
 @ApiTags('cache')
@@ -21,6 +28,18 @@ export class CacheController {
   @ApiErrors('AUTH_REQUIRED', 'ADMIN_ONLY')
   totals() {
     return this.cache.totals();
+  }
+
+  @Get('entries')
+  @ApiOperation({
+    summary: 'Every live device’s cache entry, by EUI, in pages',
+    description:
+      'At most `limit` (default 100); pass `meta.next_cursor` as `cursor` (with the same `stale`) for the next page. A device never built shows version 0 and `stale: true`, as GET /cache/status/{eui} does.',
+  })
+  @ApiEnvelope([CacheDeviceEntryResponse], { meta: { type: 'object', properties: { next_cursor: { type: 'string', nullable: true } } } })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'ADMIN_ONLY')
+  entries(@Query() query: CacheEntriesQueryDto) {
+    return this.cache.entries(query);
   }
 
   @Get('status/:eui')

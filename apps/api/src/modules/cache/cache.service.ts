@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { type Eui, toUnix } from '@dts/domain';
+import { type CacheDeviceEntryWire, type CacheEntryListMetaWire, type Eui, normalizeEui, toUnix } from '@dts/domain';
 import { DataCacheRepository, DevicesRepository } from '@dts/persistence';
+import { ApiResult } from '../../common/http/api-result';
 import { ApiException } from '../../common/http/api.exception';
 import { DataCacheService } from '../uplinks/data-cache.service';
-import type { CacheEntryResponse, CacheInvalidatedAllResponse, CacheInvalidatedResponse, CacheTotalsResponse } from './dto/cache.responses';
+import type {
+  CacheEntriesQueryDto,
+  CacheEntryResponse,
+  CacheInvalidatedAllResponse,
+  CacheInvalidatedResponse,
+  CacheTotalsResponse,
+} from './dto/cache.responses';
 
 @Injectable()
 export class CacheService {
@@ -15,6 +22,32 @@ export class CacheService {
 
   totals(): Promise<CacheTotalsResponse> {
     return this.cache.totals();
+  }
+
+  /** GET /cache/entries: every live device's entry, by EUI, in pages. */
+  async entries(query: CacheEntriesQueryDto): Promise<ApiResult<CacheDeviceEntryWire[]>> {
+    let after: string | null = null;
+    if (query.cursor !== undefined) {
+      after = normalizeEui(query.cursor);
+      if (!after) throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
+    }
+    const limit = query.limit ?? 100;
+    const rows = await this.cache.entries(query.stale ?? null, limit + 1, after);
+    const page = rows.slice(0, limit);
+    const meta: CacheEntryListMetaWire = { next_cursor: rows.length > limit ? (page.at(-1)?.eui ?? null) : null };
+    return new ApiResult(
+      page.map((r) => ({
+        devEUI: r.eui,
+        label: r.label,
+        owner: r.owner,
+        version: r.version,
+        rows: r.rows,
+        bytes: Number(r.bytes),
+        built_unix: r.built_at ? toUnix(r.built_at) : null,
+        stale: r.built_version !== r.version,
+      })),
+      { meta: { ...meta } },
+    );
   }
 
   async entry(eui: Eui): Promise<CacheEntryResponse> {

@@ -1,15 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   checkParams,
+  type CommandCancelledWire,
   commandDispatchJobId,
+  type CommandsFlushedWire,
+  type CommandStatus,
   commandsFor,
   type CommandWire,
   type Eui,
   MAX_LORAWAN_PAYLOAD_BYTES,
+  networkByKind,
+  PermanentDownlinkError,
+  type QueueRemoval,
   rawCommandBytes,
 } from '@dts/domain';
-import { type CommandTarget, CommandsRepository } from '@dts/persistence';
-import { CodecSandbox, JobQueue } from '@dts/platform';
+import { type CommandTarget, CommandsRepository, type DispatchRow } from '@dts/persistence';
+import { APP_CONFIG, type AppConfig, CodecPool, converse, JobQueue, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from '../devices/device-access.service';
@@ -19,6 +25,12 @@ import type { CreateCommandDto } from './dto/create-command.dto';
 
 /** The port a codec's downlink goes out on when the codec does not say. */
 const CODEC_DEFAULT_PORT = 1;
+/** Retry-After of a cancellation the network could not be asked about. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** What became of one command asked to be cancelled. */
+type TakeBack = 'cancelled' | { status: CommandStatus; reason: string; unreachable: boolean };
+
 /** How long POST command waits for its dispatch job to be queued (see create). */
 const ENQUEUE_WAIT_MS = 2_000;
 
@@ -27,8 +39,10 @@ export class CommandsService {
   constructor(
     private readonly access: DeviceAccessService,
     private readonly commands: CommandsRepository,
-    private readonly sandbox: CodecSandbox,
+    private readonly codecs: CodecPool,
     private readonly jobs: JobQueue,
+    private readonly crypto: TokenCryptoService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async list(principal: AuthPrincipal, eui: Eui): Promise<CommandWire[]> {
@@ -52,10 +66,10 @@ export class CommandsService {
   async create(principal: AuthPrincipal, eui: Eui, dto: CreateCommandDto): Promise<CommandWire> {
     const device = await this.access.require(principal, eui);
     const target = await this.commands.target(device.uid);
-    if (target.adapter === 'rest' || target.adapter === null) {
+    if (!networkByKind(target.adapter)?.downlink) {
       throw ApiException.validation('eui', target.adapter === null ? 'the device has no network to send through' : 'the device’s network takes no downlinks');
     }
-    const { port, payload, name, params } = dto.command !== undefined ? this.named(dto, target) : this.raw(dto);
+    const { port, payload, name, params } = dto.command !== undefined ? await this.named(dto, target) : this.raw(dto);
     const row = await this.commands.create({
       deviceUid: device.uid,
       createdBy: principal.accountId,
@@ -75,12 +89,113 @@ export class CommandsService {
     return toCommandWire(row);
   }
 
-  async cancel(principal: AuthPrincipal, eui: Eui, uid: number): Promise<{ uid: number; status: 'Cancelled' }> {
+  /**
+   * Cancels one command that has not reached the device (docs/api.md §6): Created (nothing handed
+   * over yet), or Scheduled, taken out of its network's queue (the simulated network's is ours).
+   * What the device has or may have already (Sent and on) is 409; a network that cannot be asked
+   * now is 503 (try again).
+   */
+  async cancel(principal: AuthPrincipal, eui: Eui, uid: number): Promise<CommandCancelledWire> {
     const device = await this.access.require(principal, eui);
-    const command = await this.commands.find(uid);
+    const command = await this.commands.forDispatch(uid);
     if (!command || command.device_id !== device.uid) throw ApiException.notFound('command', 'uid');
-    if (!(await this.commands.cancel(uid, device.uid))) throw ApiException.of('COMMAND_NOT_CANCELLABLE', `the command is ${(await this.commands.find(uid))?.status ?? command.status}, not Created`, 'uid');
-    return { uid, status: 'Cancelled' };
+    const [outcome] = (await this.takeBack(device.uid, [command])).values();
+    if (outcome === undefined || outcome === 'cancelled') return { uid, status: 'Cancelled' };
+    if (outcome.unreachable) throw new ApiException([{ code: 'UNAVAILABLE', message: outcome.reason, field: 'uid' }], RETRY_AFTER_SECONDS);
+    throw ApiException.of('COMMAND_NOT_CANCELLABLE', outcome.reason, 'uid');
+  }
+
+  /** Cancels every command of the device that has not reached it; says which could not be, and why. */
+  async flush(principal: AuthPrincipal, eui: Eui): Promise<CommandsFlushedWire> {
+    const device = await this.access.require(principal, eui);
+    const outcomes = await this.takeBack(device.uid, await this.commands.pendingOf(device.uid));
+    const cancelled: number[] = [];
+    const kept: CommandsFlushedWire['kept'] = [];
+    for (const [uid, outcome] of outcomes) {
+      if (outcome === 'cancelled') cancelled.push(uid);
+      else kept.push({ uid, status: outcome.status, reason: outcome.reason });
+    }
+    return { devEUI: device.eui, cancelled, kept };
+  }
+
+  /**
+   * Takes commands back, by uid in the given order: Created and the simulated network's ones in the
+   * record alone; the others out of their network's queue first, one conversation per network.
+   */
+  private async takeBack(deviceUid: number, rows: DispatchRow[]): Promise<Map<number, TakeBack>> {
+    const outcomes = new Map<number, TakeBack>(rows.map((r) => [r.uid, 'cancelled' as const]));
+    const byNetwork = new Map<number | null, DispatchRow[]>();
+    for (const listed of rows) {
+      let row = listed;
+      const viaApi = networkByKind(row.adapter)?.downlink?.via === 'api';
+      if (!viaApi && (row.status === 'Created' || row.status === 'Scheduled')) {
+        // The simulated network's queue is the record itself.
+        outcomes.set(row.uid, await this.cancelInRecord(deviceUid, row.uid, ['Created', 'Scheduled']));
+        continue;
+      }
+      if (row.status === 'Created') {
+        // A hand-off in flight is taken back out of the network's queue by the dispatcher, which finds it Cancelled.
+        if (await this.commands.cancel(row.uid, deviceUid, ['Created'])) continue;
+        row = (await this.commands.forDispatch(row.uid)) ?? row;
+      }
+      if (row.status === 'Scheduled' && row.network_id !== null) byNetwork.set(row.network_ref, [...(byNetwork.get(row.network_ref) ?? []), row]);
+      else outcomes.set(row.uid, this.kept(row.uid, row.status));
+    }
+    for (const group of byNetwork.values()) for (const [uid, outcome] of await this.outOfNetworkQueue(deviceUid, group)) outcomes.set(uid, outcome);
+    return outcomes;
+  }
+
+  /** Takes one network's queued commands of the device out of its queue, then cancels those it took out. */
+  private async outOfNetworkQueue(deviceUid: number, rows: DispatchRow[]): Promise<Map<number, TakeBack>> {
+    const [first] = rows;
+    const outcomes = new Map<number, TakeBack>();
+    if (!first) return outcomes;
+    const network = networkByKind(first.adapter);
+    const refuse = (reason: string, unreachable = false) => new Map(rows.map((r): [number, TakeBack] => [r.uid, { status: r.status, reason, unreachable }]));
+    if (network?.downlink?.via !== 'api' || !first.base_url || !first.api_key_encrypted)
+      return refuse(`network "${first.network}" has no API address and key to reach its queue`);
+    const problem = await outboundUrlProblem(first.base_url, this.config.outboundAllowPrivate);
+    if (problem) return refuse(`the network's base_url ${problem}`);
+    const target = { baseUrl: first.base_url, applicationId: first.application_id, webhookId: first.webhook_id };
+    const ids = new Map(rows.map((r) => [r.network_id ?? '', r]));
+    let removal: QueueRemoval;
+    try {
+      removal = await converse(
+        { apiKey: this.crypto.decrypt(first.api_key_encrypted), allowPrivate: this.config.outboundAllowPrivate },
+        network.downlink.queue.remove(target, first.eui, [...ids.keys()]),
+      );
+    } catch (error) {
+      const permanent = error instanceof PermanentDownlinkError;
+      return refuse(`the network's queue could not be changed: ${(error as Error).message}`, !permanent);
+    }
+    await this.commands.afterQueueRemoval(deviceUid, first.network_ref, removal);
+    for (const id of removal.removed) {
+      const row = ids.get(id);
+      if (row) outcomes.set(row.uid, await this.cancelInRecord(deviceUid, row.uid, ['Scheduled']));
+    }
+    for (const id of removal.gone) {
+      const row = ids.get(id);
+      if (row) outcomes.set(row.uid, { status: row.status, reason: 'the network’s queue no longer holds it: it was handed to the device', unreachable: false });
+    }
+    for (const { id, reason } of removal.refused) {
+      const row = ids.get(id);
+      if (row) outcomes.set(row.uid, { status: row.status, reason, unreachable: false });
+    }
+    return outcomes;
+  }
+
+  /** Cancels in the record; a command that moved on meanwhile is kept, saying where it is. */
+  private async cancelInRecord(deviceUid: number, uid: number, from: ('Created' | 'Scheduled')[]): Promise<TakeBack> {
+    if (await this.commands.cancel(uid, deviceUid, from)) return 'cancelled';
+    return this.kept(uid, (await this.commands.find(uid))?.status ?? 'Cancelled');
+  }
+
+  private kept(uid: number, status: CommandStatus): TakeBack {
+    const reason =
+      status === 'Sent' || status === 'Acknowledged'
+        ? `the command is ${status}: it was already handed to the device`
+        : `the command is ${status}: only a command that has not reached the device (Created or Scheduled) can be cancelled`;
+    return { status, reason, unreachable: false };
   }
 
   private raw(dto: CreateCommandDto) {
@@ -91,15 +206,16 @@ export class CommandsService {
     return { port: dto.port, payload: bytes, name: null, params: null };
   }
 
-  private named(dto: CreateCommandDto, target: CommandTarget) {
+  private async named(dto: CreateCommandDto, target: CommandTarget) {
     for (const field of ['port', 'payload_hex', 'payload_base64', 'payload_ASCII'] as const) {
       if (dto[field] !== undefined) throw ApiException.validation(field, `${field} goes with a raw command, not with command`);
     }
     const name = dto.command!;
     if (target.decoder?.script) {
-      const encoded = this.sandbox.encode(`decoder-${target.decoder.uid}`, target.decoder.script, { command: name, ...(dto.params ?? {}) });
+      const encoded = await this.codecs.encode(`decoder-${target.decoder.uid}`, target.decoder.script, { command: name, ...(dto.params ?? {}) });
       if (typeof encoded === 'string') throw ApiException.validation('command', encoded);
-      if (encoded.bytes.length === 0 || encoded.bytes.length > MAX_LORAWAN_PAYLOAD_BYTES) throw ApiException.validation('command', `the codec encoded ${encoded.bytes.length} bytes`);
+      if (encoded.bytes.length === 0 || encoded.bytes.length > MAX_LORAWAN_PAYLOAD_BYTES)
+        throw ApiException.validation('command', `the codec encoded ${encoded.bytes.length} bytes`);
       return { port: encoded.fPort ?? CODEC_DEFAULT_PORT, payload: encoded.bytes, name, params: dto.params ?? null };
     }
     const spec = commandsFor(target.decoder?.name ?? null).find((c) => c.name === name);

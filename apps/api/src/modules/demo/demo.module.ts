@@ -7,10 +7,11 @@ import { ImagesModule } from '../images/images.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { DemoContentService } from './demo-content.service';
+import { DemoLiveService } from './demo-live.service';
 import { DemoSeeder } from './demo.seeder';
 
 @Module({
   imports: [AuthModule, TokensModule, DevicesModule, IngestModule, ImagesModule, CommandsModule, FencesModule],
-  providers: [DemoSeeder, DemoContentService],
+  providers: [DemoSeeder, DemoContentService, DemoLiveService],
 })
 export class DemoModule {}

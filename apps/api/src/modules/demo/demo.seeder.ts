@@ -7,7 +7,8 @@ import { ApiException } from '../../common/http/api.exception';
 import { AuthService } from '../auth/auth.service';
 import { TokensService } from '../tokens/tokens.service';
 import { DemoContentService, type DemoSeedResult } from './demo-content.service';
-import { DEMO_DEVICES } from './demo-devices';
+import { DEMO_DEVICES } from '@dts/demo';
+import { DemoLiveService } from './demo-live.service';
 
 export const DEMO_USERNAME = 'demo';
 const DEMO_TOKEN_NAME = 'demo';
@@ -42,6 +43,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
     private readonly tokenRows: TokensRepository,
     private readonly crypto: TokenCryptoService,
     private readonly content: DemoContentService,
+    private readonly live: DemoLiveService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -53,6 +55,8 @@ export class DemoSeeder implements OnApplicationBootstrap {
     // Uplinks name the token they came with, as a network's delivery with that token would.
     const result = await this.content.seed(this.principal(accountId, { via: 'token', tokenType: 'app', tokenUid: token.uid }));
     const curl = this.examples(token.value);
+    // From now on the demo devices report and take commands as long as the service runs.
+    this.live.start(this.principal(accountId, { via: 'token', tokenType: 'app', tokenUid: token.uid }));
     this.summary = { username: DEMO_USERNAME, password, token: token.value, curl, result };
     process.stdout.write(
       [
@@ -61,13 +65,19 @@ export class DemoSeeder implements OnApplicationBootstrap {
         `  username  ${DEMO_USERNAME}`,
         `  password  ${password ?? '(set when the demo account was first created; printed then)'}`,
         `  token     ${token.value}`,
-        `  devices   ${Object.values(DEMO_DEVICES).map((d) => `${d.eui} ${d.label}`).join('\n            ')}`,
+        `  devices   ${Object.values(DEMO_DEVICES)
+          .map((d) => `${d.eui} ${d.label}`)
+          .join('\n            ')}`,
+        `  console   ${this.config.publicBaseUrl}/console/ (the trackers, weather stations and commands update live)`,
         '  try:',
         ...curl.map((c) => `    ${c}`),
         '',
       ].join('\n'),
     );
-    const seeded = result.seeded.length > 0 ? `seeded ${result.seeded.length} devices, ${result.uplinks} uplinks, ${result.images} photos, ${result.commands} commands` : 'already seeded';
+    const seeded =
+      result.seeded.length > 0
+        ? `seeded ${result.seeded.length} devices, ${result.uplinks} uplinks, ${result.images} photos, ${result.commands} commands`
+        : 'already seeded';
     this.logger.log(`demo account ready: ${seeded} in ${Date.now() - began} ms`);
   }
 
@@ -79,7 +89,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
       await this.auth.register({ username: DEMO_USERNAME, email: 'demo@example.org', password, fullname: 'Demo Account' });
     } catch (error) {
       // Another instance starting with DEMO=1 at the same moment created it: use that one.
-      if (!(error instanceof ApiException) || error.entries[0].code !== 'USERNAME_TAKEN') throw error;
+      if (!(error instanceof ApiException) || error.entries[0]?.code !== 'USERNAME_TAKEN') throw error;
       return { accountId: (await this.accounts.findByLogin(DEMO_USERNAME))!.id, password: null };
     }
     return { accountId: (await this.accounts.findByLogin(DEMO_USERNAME))!.id, password };
@@ -95,6 +105,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
       sessionExpiresAt: null,
       sessionCreatedAt: null,
       sessionLastSeenAt: null,
+      tokenUntil: null,
     };
   }
 

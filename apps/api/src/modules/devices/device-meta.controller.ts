@@ -1,27 +1,46 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount } from '../../common/auth/auth.decorators';
 import { EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
+import { DeviceListService } from './device-list.service';
 import { DeviceMetaService } from './device-meta.service';
 import { EUI_PARAM } from './devices.controller';
+import { DeviceListQueryDto } from './dto/device-list-query.dto';
 import { DeviceMetaUpdateDto } from './dto/device-meta-update.dto';
 import { DeviceMetaResponse } from './dto/device.responses';
 
 @ApiTags('devices')
 @Controller('user/device/meta')
 export class DeviceMetaController {
-  constructor(private readonly meta: DeviceMetaService) {}
+  constructor(
+    private readonly meta: DeviceMetaService,
+    private readonly list: DeviceListService,
+  ) {}
 
   // Declared before meta/{eui}, which would otherwise take "all" for an EUI.
   @Get('all')
-  @ApiOperation({ summary: 'Metadata of every device of the account' })
-  @ApiEnvelope([DeviceMetaResponse])
-  @ApiErrors('AUTH_REQUIRED')
-  all(@CurrentAccount() me: AuthPrincipal) {
-    return this.meta.all(me);
+  @ApiOperation({
+    summary: 'Metadata of every device of the account; optionally filtered, sorted and paged',
+    description:
+      'Without query members: every device, ordered by EUI, `meta: []`. With any of them: the matching devices in the chosen order, at most `limit`, and `meta: {total, next_cursor, online_threshold_s}`; pass `next_cursor` as `cursor` (same sort and filters) for the next page.',
+  })
+  @ApiEnvelope([DeviceMetaResponse], {
+    meta: {
+      oneOf: [
+        { type: 'array', items: {}, example: [] },
+        {
+          type: 'object',
+          properties: { total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true }, online_threshold_s: { type: 'integer' } },
+        },
+      ],
+    },
+  })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED')
+  all(@CurrentAccount() me: AuthPrincipal, @Query() query: DeviceListQueryDto) {
+    return this.list.all(me, query);
   }
 
   @Get(':eui')

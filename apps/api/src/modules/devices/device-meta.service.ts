@@ -5,6 +5,7 @@ import { JobQueue } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from './device-access.service';
+import { DeviceHandoversService } from './device-handovers.service';
 import { toDeviceMetaWire } from './device.mapper';
 import type { DeviceMetaUpdateDto } from './dto/device-meta-update.dto';
 
@@ -14,6 +15,7 @@ export class DeviceMetaService {
     private readonly devices: DevicesRepository,
     private readonly access: DeviceAccessService,
     private readonly jobs: JobQueue,
+    private readonly handovers: DeviceHandoversService,
   ) {}
 
   async all(principal: AuthPrincipal): Promise<DeviceMetaWire[]> {
@@ -34,22 +36,19 @@ export class DeviceMetaService {
     await this.access.checkReferences(device.ownerId, dto);
     for (const field of ownerOnly) {
       const id = dto[field];
-      if (typeof id === 'number' && !(await this.devices.referenceExists('account', id, principal.accountId))) throw ApiException.validation(field, `account ${id} does not exist`);
+      if (typeof id === 'number' && !(await this.devices.referenceExists('account', id, principal.accountId)))
+        throw ApiException.validation(field, `account ${id} does not exist`);
     }
 
-    // The hand-over first: when the new owner is at its limit, nothing is stored.
-    if (dto.owner_ref !== undefined && dto.owner_ref !== device.ownerId) {
-      if ((await this.devices.transfer(device.uid, dto.owner_ref)) === 'limit') {
-        throw ApiException.of('DEVICE_LIMIT_REACHED', 'the new owner holds as many devices as it may', 'owner_ref');
-      }
-    }
+    // `owner_ref` offers the device to that account (or replaces the open offer): it moves when
+    // the account accepts (POST /user/device/handover/{eui}/accept), never without its consent.
+    if (dto.owner_ref !== undefined && dto.owner_ref !== device.ownerId) await this.handovers.offer(device, dto.owner_ref, 'owner_ref');
     const patch: Partial<Record<WritableMetaColumn, unknown>> = {};
     for (const key of given) if (key !== 'owner_ref') patch[key] = dto[key];
     await this.devices.updateMeta(device.uid, patch);
     if (dto.decoder_ref !== undefined && dto.decoder_ref !== device.decoderRef) {
       await this.jobs.enqueue('device.redecode', { deviceUid: device.uid, decoderRef: dto.decoder_ref });
     }
-    // By uid: after a hand-over the caller may no longer see the device through its account.
     return [toDeviceMetaWire((await this.devices.metaRowByUid(device.uid))!)];
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
@@ -9,12 +9,22 @@ import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decora
 import { DeviceSharesService } from './device-shares.service';
 import { EUI_PARAM } from './devices.controller';
 import { DeviceShareResponse, DeviceUnsharedResponse } from './dto/device.responses';
+import { DeviceShareEntryResponse } from './dto/handover.dto';
 import { ShareDeviceDto } from './dto/share-device.dto';
 
 @ApiTags('devices')
 @Controller('user/device/share')
 export class DeviceSharesController {
   constructor(private readonly shares: DeviceSharesService) {}
+
+  @Get(':eui')
+  @ApiOperation({ summary: 'The accounts the device is shared with (owner only)' })
+  @ApiParam(EUI_PARAM)
+  @ApiEnvelope([DeviceShareEntryResponse])
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'FORBIDDEN', 'NOT_FOUND')
+  list(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui) {
+    return this.shares.list(me, eui);
+  }
 
   @Post(':eui')
   @ApiOperation({ summary: 'Share the device with another account (owner only)' })

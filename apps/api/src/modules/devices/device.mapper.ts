@@ -3,7 +3,7 @@ import type { DeviceMetaRow } from '@dts/persistence';
 
 const unix = (d: Date | null) => (d ? toUnix(d) : null);
 
-/** Every member of the spec's device metadata, null where empty. */
+/** Every member of the device metadata (docs/api.md §15), null where empty. */
 export function toDeviceMetaWire(row: DeviceMetaRow): DeviceMetaWire {
   return {
     uid: row.uid,
@@ -30,6 +30,7 @@ export function toDeviceMetaWire(row: DeviceMetaRow): DeviceMetaWire {
     firmware_version: row.firmware_version,
     signal_percent: row.signal_percent,
     signal_dbm: row.signal_dbm,
+    margin_db: row.margin_db,
     devEUI: row.eui,
     type: row.network_type ?? DEFAULT_NETWORK_TYPE,
     username: row.owner_username,

@@ -74,7 +74,10 @@ export class DevicesService {
     if (device.relation === 'owner') {
       await this.devices.softDelete(device.uid);
       // Its images go with it at once: a device registered again under this EUI starts with none.
-      await this.jobs.enqueueMany('image.purge', (await this.images.retire({ deviceUid: device.uid })).map((imageUid) => ({ imageUid })));
+      await this.jobs.enqueueMany(
+        'image.purge',
+        (await this.images.retire({ deviceUid: device.uid })).map((imageUid) => ({ imageUid })),
+      );
       await this.jobs.enqueue('device.purge', { deviceUid: device.uid }, { jobId: `device.purge-${device.uid}` });
     } else {
       await this.devices.unshare(device.uid, principal.accountId);

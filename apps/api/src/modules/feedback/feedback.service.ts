@@ -9,7 +9,12 @@ export class FeedbackService {
   constructor(private readonly feedback: FeedbackRepository) {}
 
   async create(principal: AuthPrincipal, dto: CreateFeedbackDto): Promise<FeedbackCreatedWire> {
-    const row = await this.feedback.create({ accountId: principal.accountId, message: dto.message, category: dto.category ?? 'other', email: dto.email ?? null });
+    const row = await this.feedback.create({
+      accountId: principal.accountId,
+      message: dto.message,
+      category: dto.category ?? 'other',
+      email: dto.email ?? null,
+    });
     return { uid: row.uid };
   }
 }

@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount } from '../../common/auth/auth.decorators';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { CreateFenceDto } from './dto/create-fence.dto';
-import { FenceDeletedResponse, FenceResponse } from './dto/fence.responses';
+import { FenceDeletedResponse, FenceDeviceResponse, FenceResponse } from './dto/fence.responses';
+import { UpdateFenceDto } from './dto/update-fence.dto';
 import { FencesService } from './fences.service';
 
 @ApiTags('fences')
@@ -27,6 +28,25 @@ export class FencesController {
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
   one(@CurrentAccount() me: AuthPrincipal, @Param('uid', IntParamPipe) uid: number) {
     return this.fences.one(me, uid);
+  }
+
+  @Get(':uid/devices')
+  @ApiOperation({
+    summary: 'The account’s devices inside the geofence',
+    description: 'By each device’s last reported position, or its installation position when it never reported one; holes excluded; ordered by EUI.',
+  })
+  @ApiEnvelope([FenceDeviceResponse])
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  devices(@CurrentAccount() me: AuthPrincipal, @Param('uid', IntParamPipe) uid: number) {
+    return this.fences.devices(me, uid);
+  }
+
+  @Patch(':uid')
+  @ApiOperation({ summary: 'Rename and/or reshape a geofence (alert rules on it judge the next uplinks by the new shape)' })
+  @ApiEnvelope(FenceResponse)
+  @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'AUTH_REQUIRED', 'NOT_FOUND')
+  update(@CurrentAccount() me: AuthPrincipal, @Param('uid', IntParamPipe) uid: number, @Body() dto: UpdateFenceDto) {
+    return this.fences.update(me, uid, dto);
   }
 
   @Post()

@@ -29,7 +29,11 @@ export class HealthController {
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       const details = error.getResponse() as { error?: Record<string, { message?: string }> };
-      const down = Object.entries(details.error ?? {}).map(([name, v]) => ({ code: 'UNAVAILABLE' as const, message: `${name} is down${v.message ? `: ${v.message}` : ''}`, field: name }));
+      const down = Object.entries(details.error ?? {}).map(([name, v]) => ({
+        code: 'UNAVAILABLE' as const,
+        message: `${name} is down${v.message ? `: ${v.message}` : ''}`,
+        field: name,
+      }));
       throw new ApiException(down.length ? down : [{ code: 'UNAVAILABLE', message: 'not ready' }], 5);
     }
   }

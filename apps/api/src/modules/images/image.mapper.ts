@@ -1,22 +1,11 @@
-import { type ImageDetailWire, type ImageListEntryWire, toUnix } from '@dts/domain';
+import { annotationsWire, type ImageDetailWire, toUnix } from '@dts/domain';
 import type { ImageRow } from '@dts/persistence';
 
-export function toImageListEntryWire(row: ImageRow): ImageListEntryWire {
-  return {
-    hash: row.hash,
-    ts_photo_unix: toUnix(row.ts_photo),
-    ts_tx_unix: toUnix(row.ts_tx),
-    ts_sync_unix: toUnix(row.ts_sync),
-    lat: row.lat,
-    lon: row.lon,
-    annotations: row.annotations,
-    status: row.status,
-    filename: row.filename,
-  };
-}
+/** The list entry's mapping lives in libs/domain: image events carry exactly what the list shows. */
+export { toImageListEntryWire } from '@dts/domain';
 
 /**
- * The detail in the spec's shape: annotations and details as JSON strings, the thumbnail in Base64.
+ * The detail in the shape of docs/api.md §15: annotations and details as JSON strings, the thumbnail in Base64.
  * A failed image (status 3) says why in `image_details.error`.
  */
 export function toImageDetailWire(row: ImageRow, url: string): ImageDetailWire {
@@ -32,8 +21,10 @@ export function toImageDetailWire(row: ImageRow, url: string): ImageDetailWire {
       url,
       longitude: row.lon,
       latitude: row.lat,
-      image_details: row.image_details || row.status_reason ? JSON.stringify({ ...row.image_details, ...(row.status_reason ? { error: row.status_reason } : {}) }) : null,
-      annotations: JSON.stringify(row.annotations),
+      image_details:
+        row.image_details || row.status_reason ? JSON.stringify({ ...row.image_details, ...(row.status_reason ? { error: row.status_reason } : {}) }) : null,
+      annotations: JSON.stringify(annotationsWire(row.annotations)),
+      prediction: row.prediction,
       status: row.status,
       deleted: row.deleted,
       filename: row.filename,

@@ -1,16 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type Eui, IMAGE_MAX_BYTES } from '@dts/domain';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { memoryStorage } from 'multer';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount, IngestAuth, Public } from '../../common/auth/auth.decorators';
+import { CurrentIngestCaller, type IngestCaller } from '../../common/auth/ingest-caller';
 import { RawResponse } from '../../common/http/envelope.interceptor';
+import { AcceptsMultipart } from '../../common/http/origin.guard';
 import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { sendFile } from '../../common/http/send-stream';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { EUI_PARAM } from '../devices/devices.controller';
-import { ImageDeletedResponse, ImageDetailResponse, ImageListEntryResponse } from './dto/image.responses';
+import { GalleryQueryDto } from './dto/gallery-query.dto';
+import { ImageDeletedResponse, ImageDetailResponse, ImageGalleryEntryResponse, ImageLabelResponse, ImageListEntryResponse } from './dto/image.responses';
+import { ImageLabelsQueryDto } from './dto/labels-query.dto';
 import { IngestImageDto, IngestImageForm, UploadImageDto, UploadImageForm } from './dto/upload-image.dto';
 import { ImagesService } from './images.service';
 
@@ -24,6 +29,31 @@ const IMAGE_CONTENT = { 'image/jpeg': { schema: { type: 'string', format: 'binar
 export class ImagesController {
   constructor(private readonly images: ImagesService) {}
 
+  @Get('user/image')
+  @ApiOperation({
+    summary: 'The photos of every camera of the account (or of one), newest first, filtered by detections and time, in pages',
+    description:
+      'At most `limit` (default 60) entries; `meta.next_cursor`, passed as `cursor` with the same filters, gives the next page (null on the last). A detection is an annotation box or the image-level prediction; `label`, `species` and `min_score` must hold for the same detection.',
+  })
+  @ApiEnvelope([ImageGalleryEntryResponse], {
+    meta: { type: 'object', properties: { next_cursor: { type: 'string', nullable: true } } },
+  })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  gallery(@CurrentAccount() me: AuthPrincipal, @Query() query: GalleryQueryDto) {
+    return this.images.gallery(me, query);
+  }
+
+  @Get('user/image/labels')
+  @ApiOperation({
+    summary: 'The labels used on the photos of every camera of the account, the most used first (suggestions when labelling)',
+    description: 'Boxes and image-level predictions counted together; each label with the taxonomy most often given with it. At most `limit` (default 200).',
+  })
+  @ApiEnvelope([ImageLabelResponse])
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED')
+  labels(@CurrentAccount() me: AuthPrincipal, @Query() query: ImageLabelsQueryDto) {
+    return this.images.labels(me, query);
+  }
+
   @Get('user/device/image/:eui')
   @ApiOperation({ summary: 'The camera’s images, newest photo first' })
   @ApiParam(EUI_PARAM)
@@ -35,6 +65,7 @@ export class ImagesController {
 
   @Post('user/device/image/:eui')
   @UseInterceptors(UPLOAD)
+  @AcceptsMultipart()
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadImageForm })
   @ApiOperation({ summary: 'Upload a photo (201; the same bytes again: 200 with the existing image)' })
@@ -56,13 +87,19 @@ export class ImagesController {
   @Post('ingest/image')
   @IngestAuth()
   @UseInterceptors(UPLOAD)
+  @AcceptsMultipart()
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: IngestImageForm })
   @ApiOperation({ summary: 'Upload a photo with ingest credentials, naming the camera in devEUI' })
   @ApiEnvelope(ImageDetailResponse, { status: 201 })
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'INVALID_TOKEN', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE')
-  async ingest(@Req() req: Request, @UploadedFile() file: Express.Multer.File | undefined, @Body() fields: IngestImageDto, @Res({ passthrough: true }) res: Response) {
-    const { created, detail } = await this.images.uploadByIngest(req, file, fields);
+  async ingest(
+    @CurrentIngestCaller() caller: IngestCaller,
+    @UploadedFile() file: Express.Multer.File | undefined,
+    @Body() fields: IngestImageDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { created, detail } = await this.images.uploadByIngest(caller, file, fields);
     res.status(created ? 201 : 200);
     return detail;
   }
@@ -77,6 +114,27 @@ export class ImagesController {
     return this.images.detail(me, eui, hash);
   }
 
+  @Get('user/device/image/:eui/:image_hash/thumb')
+  @RawResponse()
+  @ApiOperation({ summary: 'The image’s thumbnail (JPEG, longest side 320 pixels) once the worker made it; 404 before' })
+  @ApiParam(EUI_PARAM)
+  @ApiParam(HASH_PARAM)
+  @ApiResponse({
+    status: 200,
+    description: 'The thumbnail, with ETag (304 for If-None-Match)',
+    content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  async thumbnail(
+    @CurrentAccount() me: AuthPrincipal,
+    @Param('eui', EuiParamPipe) eui: Eui,
+    @Param('image_hash') hash: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() res: Response,
+  ) {
+    sendFile(res, await this.images.thumbnail(me, eui, hash, ifNoneMatch));
+  }
+
   @Delete('user/device/image/:eui/:image_hash')
   @ApiOperation({ summary: 'Delete an image: gone from listings at once, its bytes removed by the worker' })
   @ApiParam(EUI_PARAM)
@@ -89,10 +147,38 @@ export class ImagesController {
 
   @Post('user/device/image/:eui/:image_hash/annotations')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Set the annotations: [{bbox, score, label, taxonomy?}], MegaDetector batch output, or SpeciesNet predictions' })
+  @ApiOperation({
+    summary:
+      'Set the annotations: [{bbox, score, label, taxonomy?, source?}], {annotations, prediction?}, MegaDetector batch output, or SpeciesNet predictions',
+    description:
+      'Replaces the boxes and the image-level prediction. Detector output is searched for the entry of the photo’s file name (a file of one entry is taken as it is); its boxes’ `source` names the detector.',
+  })
   @ApiParam(EUI_PARAM)
   @ApiParam(HASH_PARAM)
-  @ApiBody({ schema: { oneOf: [{ type: 'array', items: { type: 'object', properties: { bbox: { type: 'array', items: { type: 'number' } }, score: { type: 'number' }, label: { type: 'string' }, taxonomy: { type: 'object' } } } }, { type: 'object', description: 'MegaDetector {images, detection_categories} or SpeciesNet {predictions}' }] } })
+  @ApiBody({
+    schema: {
+      oneOf: [
+        {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              bbox: { type: 'array', items: { type: 'number' } },
+              score: { type: 'number' },
+              label: { type: 'string' },
+              taxonomy: { type: 'object' },
+              source: { type: 'string', nullable: true, description: '"person" for a person’s box, or the detector’s name' },
+            },
+          },
+        },
+        {
+          type: 'object',
+          description:
+            'Our object form {annotations: [{bbox, score, label, taxonomy?, source?}], prediction?: {label, score, taxonomy?, source?}}, MegaDetector {images, detection_categories} or SpeciesNet {predictions}',
+        },
+      ],
+    },
+  })
   @ApiEnvelope(ImageDetailResponse)
   @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'AUTH_REQUIRED', 'NOT_FOUND')
   annotate(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Param('image_hash') hash: string, @Body() body: unknown) {
@@ -111,8 +197,14 @@ export class ImagesController {
   @ApiResponse({ status: 200, description: 'The image file, with ETag (304 for If-None-Match)', content: IMAGE_CONTENT })
   @ApiResponse({ status: 206, description: 'The requested byte range (Range: bytes=…)', content: IMAGE_CONTENT })
   @ApiErrors('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'RANGE_NOT_SATISFIABLE')
-  file(@Param('image_hash') hash: string, @Query('expires') expires: unknown, @Query('signature') signature: unknown, @Req() req: Request, @Res() res: Response) {
-    return this.images.file(hash, expires, signature, req, res);
+  async file(
+    @Param('image_hash') hash: string,
+    @Query('expires') expires: unknown,
+    @Query('signature') signature: unknown,
+    @Headers('range') range: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() res: Response,
+  ) {
+    sendFile(res, await this.images.file(hash, expires, signature, { range, ifNoneMatch }));
   }
 }
-

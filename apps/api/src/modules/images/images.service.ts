@@ -1,14 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { annotationsFrom, type Eui, IMAGE_HASH_PATTERN, imageThumbnailJobId, type ImageDetailWire, type ImageListEntryWire, imageType, normalizeEui } from '@dts/domain';
+import {
+  annotationsFrom,
+  type Eui,
+  IMAGE_HASH_PATTERN,
+  imageThumbnailJobId,
+  type ImageDetailWire,
+  IMAGE_GALLERY_DEFAULT_LIMIT,
+  IMAGE_LABELS_DEFAULT_LIMIT,
+  type ImageLabelWire,
+  type ImageGalleryEntryWire,
+  type ImageGalleryMetaWire,
+  type ImageListEntryWire,
+  toImageGalleryEntryWire,
+  imageType,
+  normalizeEui,
+} from '@dts/domain';
 import { type ImageRow, ImagesRepository, ImageStore, IngestRepository } from '@dts/persistence';
 import { JobQueue } from '@dts/platform';
-import type { Request, Response } from 'express';
+import type { IngestCaller } from '../../common/auth/ingest-caller';
+import type { FileAnswer } from '../../common/http/send-stream';
 import exifr from 'exifr';
 import { createHash } from 'node:crypto';
 import rangeParser from 'range-parser';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from '../devices/device-access.service';
+import { ApiResult } from '../../common/http/api-result';
+import type { GalleryQueryDto } from './dto/gallery-query.dto';
+import type { ImageLabelsQueryDto } from './dto/labels-query.dto';
 import type { IngestImageDto, UploadImageDto } from './dto/upload-image.dto';
 import { ImageLinksService } from './image-links.service';
 import { toImageDetailWire, toImageListEntryWire } from './image.mapper';
@@ -18,6 +37,32 @@ interface Upload {
   device: { uid: number; eui: string };
   file: Express.Multer.File | undefined;
   fields: UploadImageDto;
+}
+
+/** A gallery cursor: the last entry's photo time (ISO) and uid. */
+function encodeCursor(tsPhoto: Date, uid: number): string {
+  return Buffer.from(JSON.stringify([tsPhoto.toISOString(), uid])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { tsPhoto: Date; uid: number } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  const time = Array.isArray(parsed) && typeof parsed[0] === 'string' && parsed[0].length <= 30 ? new Date(parsed[0]) : null;
+  if (
+    !time ||
+    !Number.isFinite(time.getTime()) ||
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    !Number.isInteger(parsed[1]) ||
+    parsed[1] < 1 ||
+    parsed[1] > 2_147_483_647
+  )
+    throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
+  return { tsPhoto: time, uid: parsed[1] as number };
 }
 
 const EXIF_DATE = /^(\d{4}):(\d{2}):(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -65,10 +110,10 @@ export class ImagesService {
     return this.store_({ device, file, fields });
   }
 
-  async uploadByIngest(req: Request, file: Express.Multer.File | undefined, fields: IngestImageDto) {
+  async uploadByIngest(caller: IngestCaller, file: Express.Multer.File | undefined, fields: IngestImageDto) {
     const eui = normalizeEui(fields.devEUI);
     if (!eui) throw ApiException.validation('devEUI', 'devEUI must be 16 hexadecimal characters');
-    const device = (await this.ingest.targets([eui], req.ingestSecret ? null : req.auth!.accountId)).get(eui);
+    const device = (await this.ingest.targets([eui], caller.accountId)).get(eui);
     if (!device) throw ApiException.notFound('device', 'devEUI');
     const { devEUI: _devEUI, ...rest } = fields;
     return this.store_({ device, file, fields: rest });
@@ -102,13 +147,16 @@ export class ImagesService {
       filename: fields.filename ?? (original || `${hash}.${contentType === 'image/png' ? 'png' : 'jpg'}`),
       details: { size: file.size, content_type: contentType },
     });
-    // Still "received" on a repeated upload: the first one may have stopped before its bytes were
-    // stored or its thumbnail queued, and the retry is what completes it (both steps are idempotent).
-    if (created || row.status === 1) {
+    // The row is invisible until its bytes are stored (a process killed in between leaves nothing
+    // anyone sees: the image.reap job removes it). A repeated upload completes one cut short, or
+    // one still "received" whose thumbnail was not queued (every step is idempotent).
+    let stored = row;
+    if (created || !row.completed || row.status === 1) {
       await this.store.put(row.uid, file.buffer);
+      if (!row.completed) stored = await this.images.markCompleted(row.uid);
       await this.jobs.enqueue('image.thumbnail', { imageUid: row.uid }, { jobId: imageThumbnailJobId(row.uid) });
     }
-    return { created, detail: toImageDetailWire(row, this.links.url(row.hash)) };
+    return { created, detail: toImageDetailWire(stored, this.links.url(stored)) };
   }
 
   async list(principal: AuthPrincipal, eui: Eui): Promise<ImageListEntryWire[]> {
@@ -116,9 +164,53 @@ export class ImagesService {
     return (await this.images.list(device.uid)).map(toImageListEntryWire);
   }
 
+  /** GET /user/image: the cameras' photos, newest first, filtered, in keyset pages. */
+  async gallery(principal: AuthPrincipal, query: GalleryQueryDto): Promise<ApiResult<ImageGalleryEntryWire[]>> {
+    let deviceUid: number | null = null;
+    if (query.eui !== undefined) {
+      const eui = normalizeEui(query.eui);
+      if (!eui) throw ApiException.validation('eui', 'eui must be 16 hexadecimal characters');
+      deviceUid = (await this.access.require(principal, eui)).uid;
+    }
+    const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+    const limit = query.limit ?? IMAGE_GALLERY_DEFAULT_LIMIT;
+    const rows = await this.images.gallery({
+      accountId: principal.accountId,
+      deviceUid,
+      label: text(query.label),
+      species: text(query.species),
+      minScore: query.min_score ?? null,
+      from: query.from === undefined ? null : new Date(query.from * 1000),
+      to: query.to === undefined ? null : new Date(query.to * 1000),
+      // One more than asked tells whether another page follows.
+      limit: limit + 1,
+      after: query.cursor === undefined ? null : decodeCursor(query.cursor),
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const meta: ImageGalleryMetaWire = { next_cursor: rows.length > limit && last ? encodeCursor(last.ts_photo, last.uid) : null };
+    return new ApiResult(page.map(toImageGalleryEntryWire), { meta: { ...meta } });
+  }
+
+  /** GET /user/image/labels: the labels on the account's photos, the most used first (suggestions when labelling). */
+  labels(principal: AuthPrincipal, query: ImageLabelsQueryDto): Promise<ImageLabelWire[]> {
+    return this.images.labels(principal.accountId, query.limit ?? IMAGE_LABELS_DEFAULT_LIMIT);
+  }
+
+  /** The thumbnail's JPEG (GET …/thumb): 404 until the worker made it. */
+  async thumbnail(principal: AuthPrincipal, eui: Eui, hash: string, ifNoneMatch: string | undefined): Promise<FileAnswer> {
+    const image = await this.image(principal, eui, hash);
+    if (!image.thumb) throw ApiException.of('NOT_FOUND', 'the thumbnail is not made yet (status 1 or 2) or could not be made (3)', 'image_hash');
+    // The thumbnail of these bytes never changes: the photo's digest names it.
+    const etag = `"${image.bin_hash.slice(0, 32)}-thumb"`;
+    const headers = { ETag: etag, 'Cache-Control': 'private, max-age=86400', 'Content-Disposition': 'inline' };
+    if (ifNoneMatch === etag) return { contentType: 'image/jpeg', headers, status: 304, body: null };
+    return { contentType: 'image/jpeg', headers, status: 200, body: image.thumb };
+  }
+
   async detail(principal: AuthPrincipal, eui: Eui, hash: string): Promise<ImageDetailWire> {
     const image = await this.image(principal, eui, hash);
-    return toImageDetailWire(image, this.links.url(image.hash));
+    return toImageDetailWire(image, this.links.url(image));
   }
 
   async remove(principal: AuthPrincipal, eui: Eui, hash: string): Promise<{ hash: string; deleted: true }> {
@@ -130,46 +222,48 @@ export class ImagesService {
 
   async annotate(principal: AuthPrincipal, eui: Eui, hash: string, body: unknown): Promise<ImageDetailWire> {
     const image = await this.image(principal, eui, hash);
-    const annotations = annotationsFrom(body, image.filename);
-    if (!Array.isArray(annotations)) throw ApiException.validation(annotations.field, annotations.message);
-    const row = await this.images.setAnnotations(image.uid, annotations);
-    return toImageDetailWire(row, this.links.url(row.hash));
+    const found = annotationsFrom(body, image.filename);
+    if ('field' in found) throw ApiException.validation(found.field, found.message);
+    const row = await this.images.setAnnotations(image.uid, found.annotations, found.prediction);
+    return toImageDetailWire(row, this.links.url(row));
   }
 
-  /** The image file behind a signed link: no other credentials; ETag, ranges and types as a file server would. */
-  async file(hash: string, expiresText: unknown, signature: unknown, req: Request, res: Response): Promise<void> {
+  /**
+   * The image file behind a signed link: no other credentials; ETag, ranges and types as a file
+   * server would. `conditions` are the request's Range and If-None-Match headers.
+   */
+  async file(hash: string, expiresText: unknown, signature: unknown, conditions: { range?: string; ifNoneMatch?: string }): Promise<FileAnswer> {
     if (!IMAGE_HASH_PATTERN.test(hash)) throw ApiException.validation('image_hash', 'image_hash must be 32 hexadecimal characters');
     // A member missing, repeated (an array) or reformatted (a leading zero) is a changed link like any other.
     const expires = typeof expiresText === 'string' && /^[1-9]\d{0,11}$/.test(expiresText) ? Number(expiresText) : NaN;
-    if (!Number.isFinite(expires) || typeof signature !== 'string' || !this.links.valid(hash, expires, signature)) throw ApiException.of('FORBIDDEN', 'the link has expired or was altered');
     const image = await this.images.byHash(hash);
+    // An unknown image is judged as generation 0: a link to it is refused (403) before it is not found (404).
+    const linked = image ?? { hash, link_generation: 0 };
+    if (!Number.isFinite(expires) || typeof signature !== 'string' || !this.links.valid(linked, expires, signature))
+      throw ApiException.of('FORBIDDEN', 'the link has expired or was altered');
     const bytes = image && image.deleted === 0 ? await this.store.get(image.uid) : null;
     if (!image || !bytes) throw ApiException.notFound('image');
     // The range is judged before any header of the file is set: a refusal is a plain error envelope.
-    const range = req.headers.range ? rangeParser(bytes.length, req.headers.range, { combine: true }) : null;
-    if (range === -1) {
-      res.setHeader('Content-Range', `bytes */${bytes.length}`);
-      throw ApiException.of('RANGE_NOT_SATISFIABLE', 'the range is outside the file', 'Range');
-    }
+    const range = conditions.range ? rangeParser(bytes.length, conditions.range, { combine: true }) : null;
+    if (range === -1)
+      throw ApiException.of('RANGE_NOT_SATISFIABLE', 'the range is outside the file', 'Range').withHeader('Content-Range', `bytes */${bytes.length}`);
     const etag = `"${image.bin_hash}"`;
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}`);
-    res.setHeader('Accept-Ranges', 'bytes');
-    // A signed link is meant to be shown anywhere (an <img> of a dashboard on another origin).
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.setHeader('Content-Disposition', `inline; filename="${image.filename.replace(/[^\x20-\x7e]|"/g, '_')}"`);
-    res.type(image.content_type);
-    if (req.headers['if-none-match'] === etag) {
-      res.status(304).end();
-      return;
+    const headers = {
+      ETag: etag,
+      'Cache-Control': `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}`,
+      'Accept-Ranges': 'bytes',
+      // A signed link is meant to be shown anywhere (an <img> of a dashboard on another origin).
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'Content-Disposition': `inline; filename="${image.filename.replace(/[^\x20-\x7e]|"/g, '_')}"`,
+    };
+    const file = { contentType: image.content_type, headers };
+    if (conditions.ifNoneMatch === etag) return { ...file, status: 304, body: null };
+    const [only] = Array.isArray(range) && range.type === 'bytes' && range.length === 1 ? range : [];
+    if (only) {
+      const { start, end } = only;
+      return { ...file, status: 206, headers: { ...headers, 'Content-Range': `bytes ${start}-${end}/${bytes.length}` }, body: bytes.subarray(start, end + 1) };
     }
-    if (Array.isArray(range) && range.type === 'bytes' && range.length === 1) {
-      const [{ start, end }] = range;
-      res.status(206).setHeader('Content-Range', `bytes ${start}-${end}/${bytes.length}`);
-      res.end(bytes.subarray(start, end + 1));
-      return;
-    }
-    res.status(200).end(bytes);
+    return { ...file, status: 200, body: bytes };
   }
 
   private async image(principal: AuthPrincipal, eui: Eui, hash: string): Promise<ImageRow> {

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CommandsModule } from '../commands/commands.module';
+import { DeviceEventsService } from './device-events.service';
+import { DownlinkEventsService } from './downlink-events.service';
 import { IngestController } from './ingest.controller';
 import { IngestService } from './ingest.service';
 
-@Module({ imports: [CommandsModule], controllers: [IngestController], providers: [IngestService], exports: [IngestService] })
+@Module({ controllers: [IngestController], providers: [IngestService, DownlinkEventsService, DeviceEventsService], exports: [IngestService] })
 export class IngestModule {}

@@ -16,6 +16,7 @@ export class CommandMetrics implements OnModuleInit {
       name: 'dts_commands',
       help: 'Downlink commands by status (whole database)',
       labelNames: ['status'],
+      scope: 'cluster',
       read: async () => {
         const counts = await this.commands.statusCounts();
         return COMMAND_STATUSES.map((status) => [{ status }, counts[status] ?? 0]);

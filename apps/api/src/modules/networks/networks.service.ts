@@ -1,10 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { toUnix } from '@dts/domain';
+import { type HttpJsonMappingWire, readHttpJsonMapping, toUnix } from '@dts/domain';
 import { type AccountNetworkRow, NetworksRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import type { CreateNetworkDto, NetworkConfigResponse } from './dto/network.dto';
+
+/** A stored mapping (jsonb keeps its own key order) in the order of docs/api.md §16. */
+function inMappingOrder(stored: HttpJsonMappingWire): HttpJsonMappingWire {
+  const mapping = readHttpJsonMapping(stored);
+  return 'field' in mapping ? stored : mapping;
+}
 
 const toWire = (r: AccountNetworkRow): NetworkConfigResponse => ({
   uid: r.uid,
@@ -13,6 +19,7 @@ const toWire = (r: AccountNetworkRow): NetworkConfigResponse => ({
   base_url: r.base_url,
   application_id: r.application_id,
   webhook_id: r.webhook_id,
+  mapping: r.ingest_mapping === null ? null : inMappingOrder(r.ingest_mapping),
   created_unix: toUnix(r.created_at),
 });
 
@@ -30,15 +37,42 @@ export class NetworksService {
   }
 
   async create(principal: AuthPrincipal, dto: CreateNetworkDto): Promise<NetworkConfigResponse> {
-    const problem = await outboundUrlProblem(dto.base_url, this.config.outboundAllowPrivate);
+    if (dto.adapter === 'http-json') return this.createHttpJson(principal, dto);
+    if (dto.mapping !== undefined) throw ApiException.validation('mapping', 'mapping goes with http-json networks');
+    // The DTO requires both for these adapters.
+    const baseUrl = dto.base_url ?? '';
+    const problem = await outboundUrlProblem(baseUrl, this.config.outboundAllowPrivate);
     if (problem) throw ApiException.validation('base_url', `base_url ${problem}`);
+    const trimmed = baseUrl.replace(/\/+$/, '');
     const row = await this.networks.create(principal.accountId, {
       name: dto.name,
       adapter: dto.adapter,
-      baseUrl: dto.base_url.replace(/\/+$/, ''),
-      apiKeyEncrypted: this.crypto.encrypt(dto.api_key),
+      description: `${dto.adapter === 'ttn' ? 'The Things Stack' : 'ChirpStack'} at ${trimmed}`,
+      baseUrl: trimmed,
+      apiKeyEncrypted: this.crypto.encrypt(dto.api_key ?? ''),
       applicationId: dto.application_id ?? null,
       webhookId: dto.webhook_id ?? null,
+      ingestMapping: null,
+    });
+    return toWire(row);
+  }
+
+  /** An HTTP JSON sender: uplinks only, so no API address or key; its mapping checked member by member. */
+  private async createHttpJson(principal: AuthPrincipal, dto: CreateNetworkDto): Promise<NetworkConfigResponse> {
+    for (const field of ['base_url', 'api_key', 'application_id', 'webhook_id'] as const) {
+      if (dto[field] !== undefined) throw ApiException.validation(field, `${field} goes with chirpstack or ttn networks, not http-json`);
+    }
+    const mapping = readHttpJsonMapping(dto.mapping);
+    if ('field' in mapping) throw ApiException.validation(mapping.field, mapping.message);
+    const row = await this.networks.create(principal.accountId, {
+      name: dto.name,
+      adapter: 'http-json',
+      description: 'HTTP JSON uplinks through this network’s mapping',
+      baseUrl: null,
+      apiKeyEncrypted: null,
+      applicationId: null,
+      webhookId: null,
+      ingestMapping: mapping,
     });
     return toWire(row);
   }

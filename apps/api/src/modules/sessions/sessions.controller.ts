@@ -4,7 +4,7 @@ import { type SessionActiveWire, type SessionAttributesWire, type SessionCookieW
 import type { Request } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount } from '../../common/auth/auth.decorators';
-import { SessionService } from '../../common/auth/session.service';
+import { SessionCookies } from '../../common/auth/session-cookies';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { SessionActiveResponse, SessionAttributesResponse, SessionCookieResponse } from './dto/session.responses';
 
@@ -14,7 +14,7 @@ const unixOrNull = (d: Date | null) => (d ? toUnix(d) : null);
 @ApiTags('session')
 @Controller('session')
 export class SessionsController {
-  constructor(private readonly sessions: SessionService) {}
+  constructor(private readonly cookies: SessionCookies) {}
 
   @Get('active')
   @ApiOperation({ summary: 'Whether the caller is in a session, and when it ends' })
@@ -29,7 +29,13 @@ export class SessionsController {
   @ApiEnvelope(SessionCookieResponse)
   @ApiErrors('AUTH_REQUIRED')
   cookie(@CurrentAccount() me: AuthPrincipal, @Req() req: Request): SessionCookieWire {
-    return { name: this.sessions.cookieName, expires_unix: unixOrNull(me.sessionExpiresAt), http_only: true, secure: this.sessions.isSecure(req), same_site: 'lax' };
+    return {
+      name: this.cookies.name,
+      expires_unix: unixOrNull(me.sessionExpiresAt),
+      http_only: true,
+      secure: this.cookies.isSecure(req),
+      same_site: 'lax',
+    };
   }
 
   @Get('attributes')

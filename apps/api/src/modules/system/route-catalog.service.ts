@@ -5,7 +5,10 @@ import type { RouteWire } from '@dts/domain';
 import { routeAuthLevel } from '../../common/auth/auth.guard';
 
 const joinPath = (...parts: (string | undefined)[]) =>
-  `/${parts.flatMap((p) => (p ?? '').split('/')).filter(Boolean).join('/')}`.replace(/:([A-Za-z_]+)/g, '{$1}');
+  `/${parts
+    .flatMap((p) => (p ?? '').split('/'))
+    .filter(Boolean)
+    .join('/')}`.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 /**
  * Every route with its auth level, read from the router's own metadata, so that GET /routes, the
@@ -32,12 +35,17 @@ export class RouteCatalog {
       const proto = Object.getPrototypeOf(instance) as Record<string, Function>;
       for (const name of this.scanner.getAllMethodNames(proto)) {
         const handler = proto[name];
+        if (!handler) continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method === undefined) continue;
         const paths = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
         for (const prefix of prefixes) {
           for (const path of paths) {
-            routes.push({ method: RequestMethod[method], path: joinPath(prefix, path), auth: routeAuthLevel(this.reflector, [handler, type]) });
+            routes.push({
+              method: RequestMethod[method] ?? String(method),
+              path: joinPath(prefix, path),
+              auth: routeAuthLevel(this.reflector, [handler, type]),
+            });
           }
         }
       }

@@ -1,9 +1,9 @@
+import { API_VERSION, readBuildInfo } from '@dts/platform';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type RouteWire, toUnix, type VersionWire } from '@dts/domain';
 import { Public } from '../../common/auth/auth.decorators';
 import { ApiEnvelope } from '../../common/openapi/api-envelope.decorator';
-import { API_VERSION, readBuildInfo } from './build-info';
 import { RouteResponse, VersionResponse } from './dto/system.responses';
 import { RouteCatalog } from './route-catalog.service';
 

@@ -1,7 +1,7 @@
-import { type ApiTokenWire, formatSqlTimestamp } from '@dts/domain';
+import { type ApiTokenWire, formatSqlTimestamp, type AnyJson } from '@dts/domain';
 import type { ApiTokenEntity } from '@dts/persistence';
 
-/** `hash` is the decrypted token value: the spec lists it, and the owner needs it to use the token. */
+/** `hash` is the decrypted token value: docs/api.md §15 lists it, and the owner needs it to use the token. */
 export function toApiTokenWire(token: ApiTokenEntity, value: string): ApiTokenWire {
   return {
     uid: token.uid,
@@ -12,6 +12,6 @@ export function toApiTokenWire(token: ApiTokenEntity, value: string): ApiTokenWi
     enabled: token.enabled === 1 ? 1 : 0,
     type: token.type,
     name: token.name,
-    meta: token.meta ?? null,
+    meta: (token.meta ?? null) as AnyJson,
   };
 }

@@ -1,8 +1,9 @@
 import { TokenCryptoService } from '@dts/platform';
 import { Injectable } from '@nestjs/common';
-import { type ApiTokenWire, MAX_TOKENS_PER_ACCOUNT, parseSqlTimestamp, tokenTypeOf } from '@dts/domain';
+import { type ApiTokenWire, formatSqlTimestamp, MAX_TOKENS_PER_ACCOUNT, parseSqlTimestamp, tokenTypeOf } from '@dts/domain';
 import { TokensRepository } from '@dts/persistence';
 import { type AuthPrincipal, isMasterCredential } from '../../common/auth/auth-principal';
+import { CredentialRevocations } from '../../common/auth/credential-revocations';
 import { ApiException } from '../../common/http/api.exception';
 import type { CreateTokenDto } from './dto/create-token.dto';
 import { toApiTokenWire } from './token.mapper';
@@ -12,6 +13,7 @@ export class TokensService {
   constructor(
     private readonly tokens: TokensRepository,
     private readonly crypto: TokenCryptoService,
+    private readonly revocations: CredentialRevocations,
   ) {}
 
   /**
@@ -30,6 +32,7 @@ export class TokensService {
     if (type === 'master' && !isMasterCredential(principal)) {
       throw ApiException.of('FORBIDDEN', 'an app token cannot create a master token', 'type');
     }
+    const until = this.childExpiry(principal, dto.until ? parseSqlTimestamp(dto.until) : null);
     const value = this.crypto.generate();
     const created = await this.tokens.createWithinLimit(
       {
@@ -38,7 +41,7 @@ export class TokensService {
         valueEncrypted: this.crypto.encrypt(value),
         type,
         name: dto.name ?? null,
-        until: dto.until ? parseSqlTimestamp(dto.until) : null,
+        until,
       },
       MAX_TOKENS_PER_ACCOUNT,
     );
@@ -46,11 +49,31 @@ export class TokensService {
     return created.token.uid;
   }
 
+  /**
+   * A token never outlives the token that made it: without `until` it ends with its creator; an
+   * `until` past the creator's is refused. A session's tokens are the account holder's own and
+   * are not bound to the session (whose expiry rolls forward with use); a password reset ends them.
+   */
+  private childExpiry(principal: AuthPrincipal, requested: Date | null): Date | null {
+    const cap = principal.via === 'token' ? principal.tokenUntil : null;
+    if (cap === null) return requested;
+    if (requested === null) return cap;
+    if (requested.getTime() > cap.getTime()) {
+      throw ApiException.validation('until', `a token may not outlive the token that creates it (until ${formatSqlTimestamp(cap)} at most)`);
+    }
+    return requested;
+  }
+
   /** An app token may delete app tokens, not the master tokens above it (403, as for creating one). */
   async delete(principal: AuthPrincipal, uid: number): Promise<number> {
     const master = isMasterCredential(principal);
-    if (await this.tokens.delete(principal.accountId, uid, master ? undefined : 'app')) return uid;
-    if (!master && (await this.tokens.typeOf(principal.accountId, uid)) === 'master') throw ApiException.of('FORBIDDEN', 'an app token cannot delete a master token', 'uid');
+    if (await this.tokens.delete(principal.accountId, uid, master ? undefined : 'app')) {
+      // Streams opened with the token end, on whichever instance holds them.
+      await this.revocations.announce(principal.accountId);
+      return uid;
+    }
+    if (!master && (await this.tokens.typeOf(principal.accountId, uid)) === 'master')
+      throw ApiException.of('FORBIDDEN', 'an app token cannot delete a master token', 'uid');
     throw ApiException.notFound('token', 'uid');
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { cacheRebuildJobId } from '@dts/domain';
 import { CacheChunkStore, DataCacheRepository } from '@dts/persistence';
 import { JobQueue } from '@dts/platform';
-import type { Response } from 'express';
 
 /**
  * Serves a device's unfiltered data view from its cache entry when the entry is fresh (built for
@@ -17,33 +16,27 @@ export class DataCacheService {
     private readonly jobs: JobQueue,
   ) {}
 
-  async serve(deviceUid: number, res: Response): Promise<boolean> {
+  /**
+   * The entry's rendered rows (JSON text, in batches of one chunk) when it is fresh; null when the
+   * caller must read the database (no data yet, a stale entry, or chunks gone from Redis).
+   */
+  async fresh(deviceUid: number): Promise<AsyncIterable<string[]> | null> {
     const status = await this.cache.status(deviceUid);
-    if (status.version === 0) return false; // no data yet: nothing worth caching
+    if (status.version === 0) return null; // no data yet: nothing worth caching
     if (status.builtVersion !== status.version) {
       await this.requestRebuild(deviceUid, status.version);
-      return false;
+      return null;
     }
     const chunks = this.chunks.read(deviceUid, status.version);
     const first = await chunks.next();
     // A fresh entry whose chunks expired (Redis TTL): rebuild rather than serve a partial body.
     if (first.done && status.rows > 0) {
       await this.requestRebuild(deviceUid, status.version);
-      return false;
+      return null;
     }
-    res.status(200).type('application/json');
-    res.write('{"errors":[],"debug":[],"meta":[],"messages":[],"data":[');
-    let next = first;
-    let wrote = false;
-    while (!next.done) {
-      if (next.value.length > 0) {
-        res.write((wrote ? ',' : '') + next.value);
-        wrote = true;
-      }
-      next = await chunks.next();
-    }
-    res.end('],"success":true}');
-    return true;
+    return (async function* () {
+      for (let next = first; !next.done; next = await chunks.next()) if (next.value.length > 0) yield [next.value];
+    })();
   }
 
   requestRebuild(deviceUid: number, version: number): Promise<unknown> {

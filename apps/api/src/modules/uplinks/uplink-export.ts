@@ -8,14 +8,47 @@ import { csvLine } from '../../common/http/stream-lines';
  */
 
 const RAW_UPLINK_MEMBERS = Object.keys({
-  uid: 1, time_stamp_unix: 1, devEUI: 1, port: 1, SF: 1, RSSI: 1, SNR: 1, payload_raw: 1, network: 1,
-  geoloc_lat: 1, geoloc_lon: 1, geoloc_alt: 1, api_ref: 1, user_ref: 1, device_ref: 1,
+  uid: 1,
+  time_stamp_unix: 1,
+  devEUI: 1,
+  port: 1,
+  SF: 1,
+  RSSI: 1,
+  SNR: 1,
+  payload_raw: 1,
+  network: 1,
+  geoloc_lat: 1,
+  geoloc_lon: 1,
+  geoloc_alt: 1,
+  api_ref: 1,
+  user_ref: 1,
+  device_ref: 1,
 } satisfies Record<keyof RawUplinkWire, 1>) as (keyof RawUplinkWire)[];
 
 const RECORD_MEMBERS = Object.keys({
-  uplink: 1, payload_decoded: 1, payload_port: 1, payload_length: 1, payload_hex: 1, payload_valid: 1, ts_network_unix: 1,
-  ts_net_unix: 1, ts_gps_unix: 1, ts_unix: 1, LAT: 1, LON: 1, ALT: 1, geoloc_LAT: 1, geoloc_LON: 1, geoloc_ALT: 1,
-  temperature: 1, humidity: 1, battery_voltage: 1, battery_percent: 1, firmware_version: 1,
+  uplink: 1,
+  payload_decoded: 1,
+  payload_port: 1,
+  payload_length: 1,
+  payload_hex: 1,
+  payload_valid: 1,
+  payload_errors: 1,
+  payload_warnings: 1,
+  ts_network_unix: 1,
+  ts_net_unix: 1,
+  ts_gps_unix: 1,
+  ts_unix: 1,
+  LAT: 1,
+  LON: 1,
+  ALT: 1,
+  geoloc_LAT: 1,
+  geoloc_LON: 1,
+  geoloc_ALT: 1,
+  temperature: 1,
+  humidity: 1,
+  battery_voltage: 1,
+  battery_percent: 1,
+  firmware_version: 1,
 } satisfies Record<keyof UplinkRecordWire, 1>).filter((m) => m !== 'uplink') as Exclude<keyof UplinkRecordWire, 'uplink'>[];
 
 /**

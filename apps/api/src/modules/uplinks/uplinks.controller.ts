@@ -5,27 +5,42 @@ import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount } from '../../common/auth/auth.decorators';
 import { RawResponse } from '../../common/http/envelope.interceptor';
+import { openConnection, sendStream } from '../../common/http/send-stream';
 import { EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { ApiExportResponse } from '../../common/openapi/api-export.decorator';
 import { EUI_PARAM } from '../devices/devices.controller';
-import { DataQueryDto, HistoryQueryDto } from './dto/history-query.dto';
+import { DataQueryDto, TableQueryDto } from './dto/history-query.dto';
 import { DataRowResponse, UplinkRecordResponse, UplinkTestResponse } from './dto/uplink.responses';
+import { LiveStreamsService } from '../live/live-streams.service';
 import { UplinksService } from './uplinks.service';
 
 @ApiTags('data')
 @Controller()
 export class UplinksController {
-  constructor(private readonly uplinks: UplinksService) {}
+  constructor(
+    private readonly uplinks: UplinksService,
+    private readonly streams: LiveStreamsService,
+  ) {}
 
   @Get('user/device/table/:eui')
   @RawResponse()
   @ApiOperation({ summary: 'One row per uplink (the whole history by default, oldest first), streamed as JSON, CSV or NDJSON' })
   @ApiParam(EUI_PARAM)
-  @ApiExportResponse([UplinkRecordResponse], { csv: 'Columns: `uplink.<member>` for each member of `uplink`, then the other members of the row in their JSON order (`payload_decoded` as JSON text).' })
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
-  table(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: HistoryQueryDto, @Headers('accept') accept: string | undefined, @Res() res: Response) {
-    return this.uplinks.table(me, eui, query, accept, res);
+  @ApiExportResponse([UplinkRecordResponse], {
+    csv: 'Columns: `uplink.<member>` for each member of `uplink`, then the other members of the row in their JSON order (`payload_decoded` as JSON text).',
+  })
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED')
+  async table(
+    @CurrentAccount() me: AuthPrincipal,
+    @Param('eui', EuiParamPipe) eui: Eui,
+    @Query() query: TableQueryDto,
+    @Headers('accept') accept: string | undefined,
+    @Res() res: Response,
+  ) {
+    // Admitted first (per-account cap, revocation, stall timeout), before any database work.
+    await this.streams.admit(me, 'export', openConnection(res));
+    return sendStream(res, await this.uplinks.table(me, eui, query, accept));
   }
 
   @Get('user/device/data/:eui')
@@ -33,12 +48,24 @@ export class UplinksController {
   @ApiOperation({ summary: 'Measurement rows, streamed as JSON, CSV or NDJSON; `filter` picks members and adds meta {data_types, cache_file_version} (JSON)' })
   @ApiParam(EUI_PARAM)
   @ApiExportResponse([DataRowResponse], {
-    meta: { oneOf: [{ type: 'array', items: {} }, { type: 'object', properties: { data_types: { type: 'array', items: { type: 'integer' } }, cache_file_version: { type: 'integer' } } }] },
+    meta: {
+      oneOf: [
+        { type: 'array', items: {} },
+        { type: 'object', properties: { data_types: { type: 'array', items: { type: 'integer' } }, cache_file_version: { type: 'integer' } } },
+      ],
+    },
     csv: 'Columns: `uid, ts_unix, time_stamp, humidity, temperature, battery`, plus `geoloc_LAT, geoloc_LON, geoloc_ALT` when the device’s data has a network position (empty on rows without one); with `filter`: `uid, ts_unix, ts_net_unix` and the requested members in their order.',
   })
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
-  data(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: DataQueryDto, @Headers('accept') accept: string | undefined, @Res() res: Response) {
-    return this.uplinks.data(me, eui, query, accept, res);
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED')
+  async data(
+    @CurrentAccount() me: AuthPrincipal,
+    @Param('eui', EuiParamPipe) eui: Eui,
+    @Query() query: DataQueryDto,
+    @Headers('accept') accept: string | undefined,
+    @Res() res: Response,
+  ) {
+    await this.streams.admit(me, 'export', openConnection(res));
+    return sendStream(res, await this.uplinks.data(me, eui, query, accept));
   }
 
   @Get('test/uplink/:eui')

@@ -1,21 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { type DeviceRef, type Eui, filterMember, type StoredUplink, toDataRowWire, toFilteredRowWire, toUplinkRecordWire, type UplinkTestWire } from '@dts/domain';
+import {
+  type DeviceRef,
+  type Eui,
+  filterMember,
+  type StoredUplink,
+  toDataRowWire,
+  toFilteredRowWire,
+  toUplinkRecordWire,
+  payloadProblems,
+  type UplinkIssues,
+  type UplinkTestWire,
+} from '@dts/domain';
 import { DatamodelRepository, DataCacheRepository, type DataTypeRow, type UplinkRange, UplinkReadsRepository, type UplinkRow } from '@dts/persistence';
 import { DecodingService } from '@dts/platform';
-import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { EXPORT_MEDIA_TYPES, type ExportFormat, negotiateExportFormat } from '../../common/http/export-format';
-import { streamEnvelope } from '../../common/http/stream-envelope';
-import { streamLines } from '../../common/http/stream-lines';
+import { envelopeBody, envelopeOfJson, linesBody, type StreamBody } from '../../common/http/stream-body';
 import { DeviceAccessService } from '../devices/device-access.service';
 import { DataCacheService } from './data-cache.service';
-import type { DataQueryDto, HistoryQueryDto } from './dto/history-query.dto';
+import { requireKnownAliases } from './data-members';
+import type { DataQueryDto, HistoryQueryDto, TableQueryDto } from './dto/history-query.dto';
 import { DATA_MEMBERS, DATA_POSITION_MEMBERS, FILTERED_MEMBERS, ndjsonLine, objectCsv, TABLE_CSV_HEADER, tableCsvLine } from './uplink-export';
 
-function range(query: HistoryQueryDto): UplinkRange {
+function range(query: HistoryQueryDto & { issues?: UplinkIssues }): UplinkRange {
   if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw ApiException.validation('to', 'to must not be before from');
-  return { from: query.from ?? null, to: query.to ?? null, order: query.order ?? 'asc', limit: query.limit ?? null };
+  return { from: query.from ?? null, to: query.to ?? null, order: query.order ?? 'asc', limit: query.limit ?? null, issues: query.issues ?? null };
 }
 
 /** Content-Type and download name of an export: `<eui>-table.csv`, `<eui>-data.ndjson`… */
@@ -39,68 +49,69 @@ export class UplinksService {
     return { uid: d.uid, eui: d.eui, ownerId: d.ownerId, decoderRef: d.decoderRef };
   }
 
-  /** One row per uplink with every member of the spec's uplink record, streamed as JSON, CSV or NDJSON. */
-  async table(principal: AuthPrincipal, eui: Eui, query: HistoryQueryDto, accept: string | undefined, res: Response): Promise<void> {
+  /** One row per uplink with every member of the uplink record (docs/api.md §15), streamed as JSON, CSV or NDJSON. */
+  async table(principal: AuthPrincipal, eui: Eui, query: TableQueryDto, accept: string | undefined): Promise<StreamBody<UplinkRow>> {
     const format = negotiateExportFormat(query.format, accept);
     const device = await this.device(principal, eui);
     const rows = this.reads.rows(device.uid, range(query));
     const wire = (row: UplinkRow) => toUplinkRecordWire(row, device);
-    res.vary('Accept');
     switch (format) {
       case 'json':
-        return streamEnvelope(res, [], rows, wire);
+        return envelopeBody([], rows, wire, 'Accept');
       case 'ndjson':
-        return streamLines(res, exportHead(device.eui, 'table', format), rows, (row) => ndjsonLine(wire(row)));
+        return linesBody(exportHead(device.eui, 'table', format), rows, (row) => ndjsonLine(wire(row)), 'Accept');
       case 'csv':
-        return streamLines(res, { ...exportHead(device.eui, 'table', format), preamble: TABLE_CSV_HEADER }, rows, (row) => tableCsvLine(wire(row)));
+        return linesBody({ ...exportHead(device.eui, 'table', format), preamble: TABLE_CSV_HEADER }, rows, (row) => tableCsvLine(wire(row)), 'Accept');
     }
   }
 
-  /** Data rows, streamed as JSON, CSV or NDJSON; with `filter`, the requested members (and, in JSON, the meta the spec shows). */
-  async data(principal: AuthPrincipal, eui: Eui, query: DataQueryDto, accept: string | undefined, res: Response): Promise<void> {
+  /** Data rows, streamed as JSON, CSV or NDJSON; with `filter`, the requested members (and, in JSON, the meta of docs/api.md §5). */
+  async data(principal: AuthPrincipal, eui: Eui, query: DataQueryDto, accept: string | undefined): Promise<StreamBody<unknown>> {
     const format = negotiateExportFormat(query.format, accept);
     const device = await this.device(principal, eui);
     const window = range(query);
-    res.vary('Accept');
     if (query.filter === undefined) {
       if (format === 'json') {
         // The cache holds the JSON rendering: only a JSON read of the whole history may be served from it.
         const wholeHistory = query.from === undefined && query.to === undefined && query.limit === undefined && window.order === 'asc';
-        if (wholeHistory && (await this.dataCache.serve(device.uid, res))) return;
-        await streamEnvelope(res, [], this.reads.rows(device.uid, window), toDataRowWire);
-        return;
+        const cached = wholeHistory ? await this.dataCache.fresh(device.uid) : null;
+        if (cached) return envelopeOfJson([], cached, (json) => json, 'Accept');
+        return envelopeBody([], this.reads.dataRows(device.uid, window), toDataRowWire, 'Accept');
       }
       // Rows carry the network position only where there is one; a CSV needs its columns up front.
       const present = new Set(await this.datamodel.aliasesInDeviceData(device.uid));
       const columns = [...DATA_MEMBERS, ...DATA_POSITION_MEMBERS.filter((m) => present.has(m))];
-      await this.streamExport(res, device.eui, format, columns, this.reads.rows(device.uid, window), (row) => toDataRowWire(row) as unknown as Record<string, unknown>);
-      return;
+      return this.exportBody(
+        device.eui,
+        format,
+        columns,
+        this.reads.dataRows(device.uid, window),
+        (row) => toDataRowWire(row) as unknown as Record<string, unknown>,
+      );
     }
     const types = await this.datamodel.dataTypes();
     const byAlias = new Map<string, DataTypeRow>(types.map((t) => [t.alias, t]));
-    const aliases = [...new Set(query.filter.split(','))];
-    const members: [string, (row: StoredUplink) => number | string | null][] = [];
-    const unknown: string[] = [];
-    for (const alias of aliases) {
-      const read = filterMember(alias, new Set(byAlias.keys()));
-      if (read) members.push([alias, read]);
-      else unknown.push(alias);
-    }
-    if (unknown.length > 0) throw ApiException.validation('filter', `unknown data type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+    const known = new Set(byAlias.keys());
+    const aliases = requireKnownAliases(query.filter, known, 'filter');
+    const members: [string, (row: StoredUplink) => number | string | null][] = aliases.map((alias) => [alias, filterMember(alias, known)!]);
     const render = (row: UplinkRow) => toFilteredRowWire(row, members);
-    if (format !== 'json') {
-      await this.streamExport(res, device.eui, format, [...FILTERED_MEMBERS, ...aliases], this.reads.rows(device.uid, window), render);
-      return;
-    }
-    const meta = { data_types: aliases.map((a) => byAlias.get(a)!.uid), cache_file_version: await this.cache.version(device.uid) };
-    await streamEnvelope(res, meta, this.reads.rows(device.uid, window), render);
+    if (format !== 'json') return this.exportBody(device.eui, format, [...FILTERED_MEMBERS, ...aliases], this.reads.rows(device.uid, window), render);
+    // Every alias was found in byAlias just above (members), or the read was refused.
+    const meta = { data_types: aliases.map((a) => byAlias.get(a)?.uid ?? 0), cache_file_version: await this.cache.version(device.uid) };
+    return envelopeBody(meta, this.reads.rows(device.uid, window), render, 'Accept');
   }
 
-  private streamExport(res: Response, eui: string, format: Exclude<ExportFormat, 'json'>, columns: readonly string[], rows: AsyncIterable<UplinkRow[]>, render: (row: UplinkRow) => Record<string, unknown>): Promise<void> {
+  private exportBody<R>(
+    eui: string,
+    format: Exclude<ExportFormat, 'json'>,
+    columns: readonly string[],
+    rows: AsyncIterable<R[]>,
+    render: (row: R) => Record<string, unknown>,
+  ): StreamBody<R> {
     const head = exportHead(eui, 'data', format);
-    if (format === 'ndjson') return streamLines(res, head, rows, (row) => ndjsonLine(render(row)));
+    if (format === 'ndjson') return linesBody(head, rows, (row) => ndjsonLine(render(row)), 'Accept');
     const csv = objectCsv(columns);
-    return streamLines(res, { ...head, preamble: csv.header }, rows, (row) => csv.line(render(row)));
+    return linesBody({ ...head, preamble: csv.header }, rows, (row) => csv.line(render(row)), 'Accept');
   }
 
   /** Decodes the newest stored uplink again with the device's current decoder; stores nothing. */
@@ -109,13 +120,14 @@ export class UplinksService {
     const latest = await this.reads.latest(device.uid);
     if (!latest) throw ApiException.notFound('uplink of this device');
     const decoder = device.decoderRef === null ? null : await this.datamodel.decoderByUid(device.decoderRef);
-    const result = this.decoding.decode(decoder, latest.payload, latest.port);
+    const result = await this.decoding.decodeOne({ accountId: device.ownerId, decoder, payload: latest.payload, port: latest.port });
     return {
       uplink: toUplinkRecordWire(latest, device),
       payload_decoded: result.decoded,
       decoder: decoder?.name ?? 'raw',
       valid: result.valid,
-      errors: result.error ? [result.error] : [],
+      errors: payloadProblems(result).errors ?? [],
+      warnings: payloadProblems(result).warnings ?? [],
     };
   }
 }

@@ -5,7 +5,7 @@ export function toAccountWire(a: AccountEntity): AccountWire {
   return {
     id: a.id,
     username: a.username,
-    // Empty is null on the wire (CONTRACT §2).
+    // Empty is null on the wire (docs/api.md §2).
     fullname: a.fullname || null,
     email: a.email,
     password: '********',

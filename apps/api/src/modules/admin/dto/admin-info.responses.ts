@@ -28,7 +28,12 @@ export class AdminInfoResponse implements AdminInfoWire {
   @ApiProperty({ description: 'Devices not deleted.' }) devices!: number;
   @ApiProperty({ description: 'Stored uplinks: counted, or estimated past a million (see uplinks_estimated).' }) uplinks!: number;
   @ApiProperty({ description: 'True when `uplinks` is the planner’s estimate rather than a count.' }) uplinks_estimated!: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { mail: 0, 'cache-rebuild': 2 }, description: 'Jobs waiting, delayed or running per queue.' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { mail: 0, 'cache-rebuild': 2 },
+    description: 'Jobs waiting, delayed or running per queue.',
+  })
   queues!: Record<string, number>;
   @ApiProperty({ type: DatabaseInfoResponse }) database!: DatabaseInfoResponse;
   @ApiProperty({ type: CacheInfoResponse }) cache!: CacheInfoResponse;

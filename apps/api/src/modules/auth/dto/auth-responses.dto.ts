@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AuthStateWire, CredentialCheckWire, EchoWire, RegisterResultWire } from '@dts/domain';
+import type { AuthStateWire, CredentialCheckWire, EchoWire, RegisterResultWire, AccountDeletedWire } from '@dts/domain';
 
 export class RegisterResultResponse implements RegisterResultWire {
   @ApiProperty({ example: 42 }) id!: number;
@@ -22,7 +22,7 @@ export class EchoResponse implements EchoWire {
   @ApiProperty() authenticated!: boolean;
 }
 
-export class AccountDeletedResponse {
+export class AccountDeletedResponse implements AccountDeletedWire {
   @ApiProperty({ example: 42 }) id!: number;
   @ApiProperty({ enum: [true] }) deleted!: true;
 }

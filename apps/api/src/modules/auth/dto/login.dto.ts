@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { PASSWORD_MAX_LENGTH } from '@dts/domain';
+import { PASSWORD_MAX_LENGTH, type LoginRequest } from '@dts/domain';
 
 /** POST /auth/login and POST /auth/check. */
-export class LoginDto {
+export class LoginDto implements LoginRequest {
   @ApiProperty({ description: 'Username or e-mail address.', example: 'alice' })
   @IsString()
   @MinLength(1)

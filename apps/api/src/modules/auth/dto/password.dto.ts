@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length, MaxLength, MinLength } from 'class-validator';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@dts/domain';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordChangeRequest } from '@dts/domain';
 
 /** DELETE /auth/register: the account's own password, to confirm. */
 export class DeleteAccountDto {
@@ -11,7 +11,7 @@ export class DeleteAccountDto {
   password!: string;
 }
 
-export class PasswordChangeDto {
+export class PasswordChangeDto implements PasswordChangeRequest {
   @ApiProperty()
   @IsString()
   @MinLength(1)

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from '@dts/domain';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN, type RegisterRequest } from '@dts/domain';
 
-export class RegisterDto {
+export class RegisterDto implements RegisterRequest {
   @ApiProperty({ example: 'alice', pattern: USERNAME_PATTERN.source, description: 'Unique case-insensitively.' })
   @IsString()
   @Matches(USERNAME_PATTERN, { message: 'username must be 3-64 characters of A-Z a-z 0-9 . _ -' })

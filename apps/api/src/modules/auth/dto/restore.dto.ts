@@ -1,6 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@dts/domain';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type RestoreByEmailRequest, type RestoreByTokenRequest } from '@dts/domain';
 
 /**
  * POST /auth/restore in its two steps: `{email}` asks for a reset token by mail;
@@ -25,4 +25,14 @@ export class RestoreDto {
   @IsString({ message: 'password is required with token' })
   @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, { message: `password must be ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters` })
   password?: string;
+}
+
+/** The documented forms of RestoreDto (OpenAPI `oneOf`). */
+export class RestoreByEmailBody implements RestoreByEmailRequest {
+  @ApiProperty({ description: 'Step 1: the account e-mail address; a reset token goes there by mail.' }) email!: string;
+}
+
+export class RestoreByTokenBody implements RestoreByTokenRequest {
+  @ApiProperty({ description: 'Step 2: the 64-character reset token from the e-mail.', pattern: '^[0-9a-f]{64}$' }) token!: string;
+  @ApiProperty({ description: 'Step 2: the new password.', minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }) password!: string;
 }

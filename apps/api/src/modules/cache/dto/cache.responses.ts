@@ -1,5 +1,15 @@
-import { ApiProperty } from '@nestjs/swagger';
-import type { CacheEntryWire, CacheInvalidatedAllWire, CacheInvalidatedWire, CacheTotalsWire } from '@dts/domain';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  CACHE_ENTRIES_MAX_LIMIT,
+  type CacheDeviceEntryWire,
+  type CacheEntryWire,
+  type CacheInvalidatedAllWire,
+  type CacheInvalidatedWire,
+  type CacheTotalsWire,
+} from '@dts/domain';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { toBoolFromQuery, toIntFromQuery } from '../../../common/http/query-values';
 
 export class CacheTotalsResponse implements CacheTotalsWire {
   @ApiProperty({ description: 'Live devices.' }) devices!: number;
@@ -23,4 +33,33 @@ export class CacheInvalidatedResponse implements CacheInvalidatedWire {
 
 export class CacheInvalidatedAllResponse implements CacheInvalidatedAllWire {
   @ApiProperty({ description: 'Devices whose entries were invalidated and queued for rebuild.' }) devices!: number;
+}
+
+export class CacheDeviceEntryResponse extends CacheEntryResponse implements CacheDeviceEntryWire {
+  @ApiProperty() label!: string;
+  @ApiProperty({ description: 'The owner’s username.' }) owner!: string;
+  @ApiProperty({ description: 'Bytes of the built entry.' }) bytes!: number;
+}
+
+/** GET /cache/entries: a page of devices by EUI. */
+export class CacheEntriesQueryDto {
+  @ApiPropertyOptional({ type: Boolean, description: 'Only entries not built for their current version (true), or only fresh ones (false).' })
+  @IsOptional()
+  @Transform(toBoolFromQuery)
+  @IsBoolean({ message: 'stale must be true or false' })
+  stale?: boolean;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: CACHE_ENTRIES_MAX_LIMIT, default: 100 })
+  @IsOptional()
+  @Transform(toIntFromQuery)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1)
+  @Max(CACHE_ENTRIES_MAX_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: '`meta.next_cursor` of the previous page: entries after this EUI.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(23)
+  cursor?: string;
 }

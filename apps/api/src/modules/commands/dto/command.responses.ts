@@ -1,5 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type AvailableCommandWire, COMMAND_STATUSES, type CommandStatus, type CommandWire } from '@dts/domain';
+import {
+  type AvailableCommandWire,
+  type CommandCancelledWire,
+  type CommandKeptWire,
+  COMMAND_STATUSES,
+  type CommandsFlushedWire,
+  type CommandStatus,
+  type CommandWire,
+} from '@dts/domain';
 
 export class CommandResponse implements CommandWire {
   @ApiProperty() uid!: number;
@@ -22,7 +30,19 @@ export class AvailableCommandResponse implements AvailableCommandWire {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Parameter schemas by name.' }) params!: Record<string, unknown>;
 }
 
-export class CommandCancelledResponse {
+export class CommandCancelledResponse implements CommandCancelledWire {
   @ApiProperty() uid!: number;
   @ApiProperty({ enum: ['Cancelled'] }) status!: 'Cancelled';
+}
+
+export class CommandKeptResponse implements CommandKeptWire {
+  @ApiProperty() uid!: number;
+  @ApiProperty({ enum: COMMAND_STATUSES, description: 'Its status now.' }) status!: CommandStatus;
+  @ApiProperty({ example: 'the command is Sent: it was already handed to the device' }) reason!: string;
+}
+
+export class CommandsFlushedResponse implements CommandsFlushedWire {
+  @ApiProperty() devEUI!: string;
+  @ApiProperty({ type: [Number], description: 'The commands cancelled, oldest first.' }) cancelled!: number[];
+  @ApiProperty({ type: [CommandKeptResponse], description: 'The ones that could not be, with why.' }) kept!: CommandKeptResponse[];
 }

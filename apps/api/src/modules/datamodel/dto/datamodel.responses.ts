@@ -16,7 +16,8 @@ export class NetworkResponse implements NetworkWire {
   @ApiProperty() uid!: number;
   @ApiProperty({ example: 'ChirpStack' }) name!: string;
   @ApiProperty() description!: string;
-  @ApiProperty({ type: String, nullable: true, enum: ['REST', 'REST_DIRECT', null] }) interface!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'REST', description: 'How the network talks to the service: REST or REST_DIRECT.' }) interface!:
+    string | null;
   @ApiProperty({ description: 'Network type uid.' }) type_ref!: number;
 }
 

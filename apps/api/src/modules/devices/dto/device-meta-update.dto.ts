@@ -1,17 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
-import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH } from '@dts/domain';
+import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH, type DeviceMetaUpdateRequest, type AnyJson } from '@dts/domain';
 import { IsBoundedJson, isPresent } from '../../../common/http/validators';
-import { INT4_MAX, TAGS_MAX_BYTES } from './register-device.dto';
+import { INT4_MAX } from '../../../common/http/query-values';
+import { TAGS_MAX_BYTES } from './register-device.dto';
+import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator';
 
 const finite = { allowNaN: false, allowInfinity: false };
 
 /**
- * POST /user/device/meta/{eui}: exactly the writable members of CONTRACT §4. Anything else (uid,
+ * POST /user/device/meta/{eui}: exactly the writable members of docs/api.md §4. Anything else (uid,
  * devEUI, username, ts_*, …) is refused by the validation pipe. `null` clears a member, except
  * label and owner_ref, which always have a value.
  */
-export class DeviceMetaUpdateDto {
+export class DeviceMetaUpdateDto implements DeviceMetaUpdateRequest {
   @ApiPropertyOptional({ maxLength: DEVICE_LABEL_MAX_LENGTH })
   @ValidateIf((o) => isPresent(o, 'label'))
   @IsString()
@@ -25,10 +27,10 @@ export class DeviceMetaUpdateDto {
   @MaxLength(DEVICE_FOLDER_MAX_LENGTH)
   folder?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ ...ANY_JSON_SCHEMA, description: `Any JSON, at most ${TAGS_MAX_BYTES} bytes; null clears them.` })
   @IsOptional()
   @IsBoundedJson(TAGS_MAX_BYTES)
-  tags?: unknown;
+  tags?: AnyJson;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: -90, maximum: 90 })
   @IsOptional()

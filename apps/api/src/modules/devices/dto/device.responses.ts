@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { DeviceMetaWire, DeviceRelation, DeviceRelationWire, DeviceRemovedWire, DeviceShareWire, DeviceUnsharedWire } from '@dts/domain';
+import type { DeviceMetaWire, DeviceRelation, DeviceRelationWire, DeviceRemovedWire, DeviceShareWire, DeviceUnsharedWire, AnyJson } from '@dts/domain';
+import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator';
 
 const int = { type: 'integer', nullable: true } as const;
 const num = { type: Number, nullable: true } as const;
@@ -29,12 +30,18 @@ export class DeviceMetaResponse implements DeviceMetaWire {
   @ApiProperty({ type: String, nullable: true }) firmware_version!: string | null;
   @ApiProperty(num) signal_percent!: number | null;
   @ApiProperty(num) signal_dbm!: number | null;
+  @ApiProperty({
+    ...num,
+    description:
+      'Link margin in dB as the network last reported it (ChirpStack `status`: the demodulation SNR margin of the device’s last DevStatusAns, −32..32); read-only.',
+  })
+  margin_db!: number | null;
   @ApiProperty({ example: '70B3D57ED0001234' }) devEUI!: string;
   @ApiProperty({ example: 'LoRaWAN', description: 'Type of the device’s network.' }) type!: string;
   @ApiProperty({ description: 'Owner’s username.' }) username!: string;
   @ApiProperty() label!: string;
   @ApiProperty({ type: String, nullable: true }) folder!: string | null;
-  @ApiProperty({ nullable: true }) tags!: unknown;
+  @ApiProperty({ ...ANY_JSON_SCHEMA, description: 'Any JSON the owner gave; null when none.' }) tags!: AnyJson;
 }
 
 export class DeviceRemovedResponse implements DeviceRemovedWire {

@@ -1,14 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
-import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH } from '@dts/domain';
+import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH, type DeviceRegisterRequest, type AnyJson } from '@dts/domain';
 import { IsBoundedJson, isPresent } from '../../../common/http/validators';
+// References are PostgreSQL integer columns: past INT4_MAX the query would fail (a 500), not refuse.
+import { INT4_MAX } from '../../../common/http/query-values';
+import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator';
 
 export const TAGS_MAX_BYTES = 4096;
-/** References are PostgreSQL integer columns: past this, the query would fail (a 500), not refuse. */
-export const INT4_MAX = 2_147_483_647;
-
-/** POST /user/device/{eui}: every member optional (CONTRACT §4). */
-export class RegisterDeviceDto {
+/** POST /user/device/{eui}: every member optional (docs/api.md §4). */
+export class RegisterDeviceDto implements DeviceRegisterRequest {
   @ApiPropertyOptional({ maxLength: DEVICE_LABEL_MAX_LENGTH, description: 'Defaults to the EUI.' })
   @ValidateIf((o) => isPresent(o, 'label'))
   @IsString()
@@ -50,8 +50,8 @@ export class RegisterDeviceDto {
   @MaxLength(DEVICE_FOLDER_MAX_LENGTH)
   folder?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: `Any JSON, at most ${TAGS_MAX_BYTES} bytes.` })
+  @ApiPropertyOptional({ ...ANY_JSON_SCHEMA, description: `Any JSON, at most ${TAGS_MAX_BYTES} bytes.` })
   @IsOptional()
   @IsBoundedJson(TAGS_MAX_BYTES)
-  tags?: unknown;
+  tags?: AnyJson;
 }

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { FEEDBACK_CATEGORIES, type FeedbackCategory } from '@dts/domain';
+import { FEEDBACK_CATEGORIES, type FeedbackCategory, type FeedbackCreatedWire, type FeedbackRequest } from '@dts/domain';
 
-export class CreateFeedbackDto {
+export class CreateFeedbackDto implements FeedbackRequest {
   @ApiProperty({ minLength: 1, maxLength: 5000 })
   @IsString()
   @MinLength(1)
@@ -21,6 +21,6 @@ export class CreateFeedbackDto {
   email?: string;
 }
 
-export class FeedbackCreatedResponse {
+export class FeedbackCreatedResponse implements FeedbackCreatedWire {
   @ApiProperty({ example: 1 }) uid!: number;
 }

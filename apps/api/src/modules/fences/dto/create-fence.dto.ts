@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsObject, IsString, MaxLength, MinLength, registerDecorator } from 'class-validator';
-import { FENCE_NAME_MAX_LENGTH, type GeoJsonPolygon, polygonProblem } from '@dts/domain';
+import { FENCE_NAME_MAX_LENGTH, type GeoJsonPolygon, polygonProblem, type CreateFenceRequest } from '@dts/domain';
+import { GeoJsonPolygonSchema } from '../../../common/openapi/api-envelope.decorator';
 
-function IsGeoJsonPolygon() {
+export function IsGeoJsonPolygon() {
   return (object: object, propertyName: string) =>
     registerDecorator({
       name: 'isGeoJsonPolygon',
@@ -15,7 +16,7 @@ function IsGeoJsonPolygon() {
     });
 }
 
-export class CreateFenceDto {
+export class CreateFenceDto implements CreateFenceRequest {
   @ApiProperty({ maxLength: FENCE_NAME_MAX_LENGTH, example: 'Farm' })
   @IsString()
   @MinLength(1)
@@ -23,8 +24,19 @@ export class CreateFenceDto {
   name!: string;
 
   @ApiProperty({
+    type: GeoJsonPolygonSchema,
     description: 'GeoJSON Polygon: closed rings of [longitude, latitude] positions.',
-    example: { type: 'Polygon', coordinates: [[[5.1, 52.0], [5.2, 52.0], [5.2, 52.1], [5.1, 52.0]]] },
+    example: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [5.1, 52.0],
+          [5.2, 52.0],
+          [5.2, 52.1],
+          [5.1, 52.0],
+        ],
+      ],
+    },
   })
   @IsObject()
   @IsGeoJsonPolygon()

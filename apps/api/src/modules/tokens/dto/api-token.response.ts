@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ApiTokenWire, TokenType } from '@dts/domain';
+import type { ApiTokenWire, TokenType, AnyJson } from '@dts/domain';
+import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator';
 
 export class ApiTokenResponse implements ApiTokenWire {
   @ApiProperty({ example: 7 }) uid!: number;
@@ -10,5 +11,5 @@ export class ApiTokenResponse implements ApiTokenWire {
   @ApiProperty({ enum: [0, 1] }) enabled!: 0 | 1;
   @ApiProperty({ enum: ['app', 'master'] }) type!: TokenType;
   @ApiProperty({ type: String, nullable: true }) name!: string | null;
-  @ApiProperty({ nullable: true, description: 'Free-form; null when unset.' }) meta!: unknown;
+  @ApiProperty({ ...ANY_JSON_SCHEMA, description: 'Any JSON; null when unset.' }) meta!: AnyJson;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
-import { parseSqlTimestamp, TOKEN_NAME_MAX_LENGTH, TOKEN_REQUEST_TYPES, type TokenRequestType } from '@dts/domain';
+import { parseSqlTimestamp, TOKEN_NAME_MAX_LENGTH, TOKEN_REQUEST_TYPES, type TokenRequestType, type CreateTokenRequest } from '@dts/domain';
 
 @ValidatorConstraint({ name: 'futureTimestamp' })
 class FutureTimestamp implements ValidatorConstraintInterface {
@@ -14,7 +14,7 @@ class FutureTimestamp implements ValidatorConstraintInterface {
   }
 }
 
-export class CreateTokenDto {
+export class CreateTokenDto implements CreateTokenRequest {
   @ApiProperty({ enum: TOKEN_REQUEST_TYPES, description: '`API` and `app` create an app token; `master` needs a session or a master token.' })
   @IsIn(TOKEN_REQUEST_TYPES, { message: `type must be one of ${TOKEN_REQUEST_TYPES.join(', ')}` })
   type!: TokenRequestType;

@@ -2,33 +2,21 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../common/http/export-format';
+import { toIntFromQuery, UnixSecondsQuery } from '../../../common/http/query-values';
+import { UPLINK_ISSUES, type UplinkIssues } from '@dts/domain';
 
 /** 9999-12-31T23:59:59Z: later times are outside PostgreSQL's timestamp range (the query would fail, a 500). */
-const MAX_UNIX_SECONDS = 253_402_300_799;
-
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value);
-
 /** Query of GET /user/device/table/{eui}: the whole history, oldest first, unless narrowed. */
 export class HistoryQueryDto {
-  @ApiPropertyOptional({ description: 'From this time on (unix seconds, inclusive).' })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'from must be unix seconds' })
-  @Min(0)
-  @Max(MAX_UNIX_SECONDS)
+  @UnixSecondsQuery('From this time on (unix seconds, inclusive).')
   from?: number;
 
-  @ApiPropertyOptional({ description: 'Up to this time (unix seconds, inclusive).' })
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'to must be unix seconds' })
-  @Min(0)
-  @Max(MAX_UNIX_SECONDS)
+  @UnixSecondsQuery('Up to this time (unix seconds, inclusive).')
   to?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100000, description: 'At most this many rows; absent: all.' })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toIntFromQuery)
   @IsInt({ message: 'limit must be an integer' })
   @Min(1)
   @Max(100_000)
@@ -42,11 +30,24 @@ export class HistoryQueryDto {
   @ApiPropertyOptional({
     enum: EXPORT_FORMATS,
     default: 'json',
-    description: 'json: the envelope; csv: RFC 4180 with a header line; ndjson: one row object per line. Wins over the Accept header (application/json, text/csv, application/x-ndjson).',
+    description:
+      'json: the envelope; csv: RFC 4180 with a header line; ndjson: one row object per line. Wins over the Accept header (application/json, text/csv, application/x-ndjson).',
   })
   @IsOptional()
   @IsIn(EXPORT_FORMATS, { message: 'format must be json, csv or ndjson' })
   format?: ExportFormat;
+}
+
+/** GET /user/device/table/{eui} also takes `issues`. */
+export class TableQueryDto extends HistoryQueryDto {
+  @ApiPropertyOptional({
+    enum: UPLINK_ISSUES,
+    description:
+      'Only the uplinks whose decoding reported errors (`payload_errors` not empty), warnings (`payload_warnings` not empty), either (`any`), or neither (`none`).',
+  })
+  @IsOptional()
+  @IsIn(UPLINK_ISSUES, { message: 'issues must be errors, warnings, any or none' })
+  issues?: UplinkIssues;
 }
 
 /** GET /user/device/data/{eui} also takes `filter`. */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { DataRowWire, RawUplinkWire, UplinkRecordWire } from '@dts/domain';
+import type { DataRowWire, RawUplinkWire, UplinkRecordWire, UplinkTestWire } from '@dts/domain';
 
 const num = { type: Number, nullable: true } as const;
 const int = { type: 'integer', nullable: true } as const;
@@ -29,6 +29,12 @@ export class UplinkRecordResponse implements UplinkRecordWire {
   @ApiProperty({ oneOf: [{ type: 'integer' }, { type: 'string' }] }) payload_length!: number;
   @ApiProperty() payload_hex!: string;
   @ApiProperty({ description: 'false when the decoder rejected the payload.' }) payload_valid!: boolean;
+  @ApiProperty({
+    type: [String],
+    description: 'Why the decoder refused the payload (a codec’s `errors`, or the decoder’s reason), at most 20; [] when it did not.',
+  })
+  payload_errors!: string[];
+  @ApiProperty({ type: [String], description: 'The decoder’s warnings (a codec’s `warnings`), at most 20; [] for none.' }) payload_warnings!: string[];
   @ApiProperty(int) ts_network_unix!: number | null;
   @ApiProperty(int) ts_net_unix!: number | null;
   @ApiProperty(int) ts_gps_unix!: number | null;
@@ -58,10 +64,11 @@ export class DataRowResponse implements DataRowWire {
   @ApiPropertyOptional() geoloc_ALT?: number;
 }
 
-export class UplinkTestResponse {
+export class UplinkTestResponse implements UplinkTestWire {
   @ApiProperty({ type: UplinkRecordResponse }) uplink!: UplinkRecordResponse;
   @ApiProperty({ type: 'object', additionalProperties: true }) payload_decoded!: Record<string, unknown>;
   @ApiProperty({ example: 'Cayenne LPP' }) decoder!: string;
   @ApiProperty() valid!: boolean;
   @ApiProperty({ type: [String] }) errors!: string[];
+  @ApiProperty({ type: [String] }) warnings!: string[];
 }

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@dts/platform';
+import cookieParser from 'cookie-parser';
+import type { Request, Response } from 'express';
+import type { SessionCookie } from './session.service';
+
+/** Parses a request's Cookie header into `req.cookies` (cookie-parser, called as it would be as a middleware). */
+const parseCookies = cookieParser();
+
+/**
+ * The session cookie on the HTTP request and response: the one place it is read, set and cleared.
+ * SessionService decides what it holds (value, expiry); controllers and the auth guard call this.
+ */
+@Injectable()
+export class SessionCookies {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get name(): string {
+    return this.config.session.cookieName;
+  }
+
+  /**
+   * The session cookie's value. Cookies are parsed here, on first use, not by a middleware for every
+   * request: a request with a token never reads them (docs/benchmarks.md, figure 4).
+   */
+  read(req: Request): string | null {
+    if (req.cookies === undefined) parseCookies(req, {} as Response, () => undefined);
+    const value = (req.cookies as Record<string, unknown> | undefined)?.[this.name];
+    return typeof value === 'string' && value.length > 0 ? value : null;
+  }
+
+  write(req: Request, res: Response, cookie: SessionCookie): void {
+    res.cookie(this.name, cookie.value, { httpOnly: true, sameSite: 'lax', secure: this.isSecure(req), path: '/', expires: cookie.expiresAt });
+  }
+
+  clear(res: Response): void {
+    res.clearCookie(this.name, { path: '/', httpOnly: true, sameSite: 'lax' });
+  }
+
+  /** Secure when the client reached us over TLS, as the load balancer says (trust proxy). */
+  isSecure(req: Request): boolean {
+    return req.secure;
+  }
+}

@@ -1,0 +1,114 @@
+import type { Response } from 'express';
+import { SLICE_ROWS, sliceTurn } from './bulk-scheduler';
+import type { EventSink, OpenConnection } from './open-connection';
+import type { StreamBody } from './stream-body';
+import { whenWritable } from './when-writable';
+
+/**
+ * Writes a streamed answer (stream-body.ts), the one place a service's stream meets the HTTP
+ * response, as bulk work (bulk-scheduler): the first batch is read before anything is written (a failure then is still a normal error envelope); rows go out
+ * in slices as each batch arrives; the next batch is read only once the client has taken the last
+ * (backpressure), so memory holds one batch whatever the size of the whole. A failure later can
+ * only cut the connection, which the client sees as a truncated body.
+ */
+export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promise<void> {
+  const iterator = stream.rows[Symbol.asyncIterator]();
+  let next = await iterator.next();
+  if (stream.vary) res.vary(stream.vary);
+  res.status(200).setHeader('Content-Type', `${stream.contentType}; charset=utf-8`);
+  if (stream.filename) res.setHeader('Content-Disposition', `attachment; filename="${stream.filename}"`);
+  // A load balancer in front (deploy/nginx.conf) buffers responses: this one must flow as it is read.
+  res.setHeader('X-Accel-Buffering', 'no');
+  let chunk = stream.preamble;
+  let index = 0;
+  try {
+    while (!next.done) {
+      const rows = next.value;
+      for (let start = 0; start < rows.length; start += SLICE_ROWS) {
+        await sliceTurn();
+        for (const row of rows.slice(start, start + SLICE_ROWS)) chunk += stream.line(row, index++);
+        if (!res.write(chunk)) await whenWritable(res);
+        chunk = '';
+        if (res.destroyed) return;
+      }
+      next = await iterator.next();
+    }
+    res.end(chunk + stream.epilogue);
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/** A file's answer as a plain value (the signed image link): status, headers and bytes (none for 304). */
+export interface FileAnswer {
+  status: 200 | 206 | 304;
+  contentType: string;
+  headers: Readonly<Record<string, string>>;
+  body: Buffer | null;
+}
+
+export function sendFile(res: Response, file: FileAnswer): void {
+  for (const [name, value] of Object.entries(file.headers)) res.setHeader(name, value);
+  res.type(file.contentType);
+  res.status(file.status);
+  if (file.body === null) res.end();
+  else res.end(file.body);
+}
+
+/** The response as an open connection (open-connection.ts): what admitting a long answer needs of it. */
+export function openConnection(res: Response): OpenConnection {
+  return new ResponseConnection(res);
+}
+
+/** The response as a Server-Sent Events stream (open-connection.ts), for the live feeds. */
+export function eventStream(res: Response): EventSink {
+  return new ResponseEventStream(res);
+}
+
+class ResponseConnection implements OpenConnection {
+  constructor(protected readonly res: Response) {}
+
+  onClose(listener: () => void): void {
+    this.res.once('close', listener);
+  }
+
+  destroy(): void {
+    this.res.destroy();
+  }
+
+  get unsent(): number {
+    return this.res.writableLength;
+  }
+
+  get flushed(): number {
+    return this.res.socket?.bytesWritten ?? 0;
+  }
+}
+
+class ResponseEventStream extends ResponseConnection implements EventSink {
+  start(text: string): void {
+    this.res.status(200);
+    this.res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    this.res.setHeader('Cache-Control', 'no-cache, no-transform');
+    // nginx (deploy/nginx.conf) buffers responses; an event must reach the client when it happens.
+    this.res.setHeader('X-Accel-Buffering', 'no');
+    this.res.flushHeaders();
+    this.res.write(text);
+  }
+
+  write(text: string): boolean {
+    return this.res.write(text);
+  }
+
+  writable(): Promise<void> {
+    return whenWritable(this.res);
+  }
+
+  end(): void {
+    this.res.end();
+  }
+
+  abandon(): void {
+    this.res.emit('close');
+  }
+}

@@ -1,0 +1,60 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ADMIN_ACCOUNTS_MAX_LIMIT, type AdminAccountWire, MAX_DEVICES_LIMIT, type AdminAccountUpdateRequest } from '@dts/domain';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { toIntFromQuery } from '../../../common/http/query-values';
+
+/** GET /admin/accounts: a search and a page. */
+export class AdminAccountsQueryDto {
+  @ApiPropertyOptional({ description: 'Text the username or e-mail contains, case-insensitive.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  q?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: ADMIN_ACCOUNTS_MAX_LIMIT, default: 100 })
+  @IsOptional()
+  @Transform(toIntFromQuery)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1)
+  @Max(ADMIN_ACCOUNTS_MAX_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: '`meta.next_cursor` of the previous page (with the same q).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor must be a next_cursor this route returned' })
+  cursor?: string;
+}
+
+/** PATCH /admin/accounts/{id}: the expiration and/or the device limit (an empty body is refused by the service). */
+export class AdminAccountUpdateDto implements AdminAccountUpdateRequest {
+  @ApiPropertyOptional({ example: '2027-12-31', description: 'The last day the account may register devices (YYYY-MM-DD, UTC).' })
+  // Absent is no change; null is refused (an account always has both).
+  @ValidateIf((_, value) => value !== undefined)
+  @IsString()
+  @Matches(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: 'expiration must be a date YYYY-MM-DD' })
+  expiration?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_DEVICES_LIMIT, description: 'Devices the account may own; existing devices above it stay.' })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsInt({ message: 'max_devices must be an integer' })
+  @Min(0)
+  @Max(MAX_DEVICES_LIMIT)
+  max_devices?: number;
+}
+
+export class AdminAccountResponse implements AdminAccountWire {
+  @ApiProperty() id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ type: String, nullable: true }) fullname!: string | null;
+  @ApiProperty({ description: '1 administrator, 2 user.' }) groupid!: number;
+  @ApiProperty({ enum: [0, 1] }) active!: 0 | 1;
+  @ApiProperty({ example: '2026-05-01 12:00:00' }) created!: string;
+  @ApiProperty({ type: String, nullable: true }) last_login!: string | null;
+  @ApiProperty({ example: '2027-05-01' }) expiration!: string;
+  @ApiProperty() max_devices!: number;
+  @ApiProperty({ description: 'Devices the account owns.' }) devices!: number;
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ConsoleConfigController } from './console-config.controller';
+
+@Module({ controllers: [ConsoleConfigController] })
+export class ConsoleModule {}

@@ -1,0 +1,144 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type CreatedIntegrationWire,
+  DEFAULT_TOPIC_TEMPLATE,
+  type DeliveryWire,
+  type DeviceFilterWire,
+  generateWebhookSecret,
+  type IntegrationKind,
+  type IntegrationWire,
+  MAX_INTEGRATIONS_PER_ACCOUNT,
+  normalizeDeviceFilter,
+  normalizeEui,
+} from '@dts/domain';
+import { DeliveriesRepository, type IntegrationChanges, IntegrationsRepository } from '@dts/persistence';
+import { APP_CONFIG, type AppConfig, brokerUrlProblem, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
+import type { AuthPrincipal } from '../../common/auth/auth-principal';
+import { ApiException } from '../../common/http/api.exception';
+import type { DeviceFilterDto } from './dto/device-filter.dto';
+import type { CreateIntegrationDto, DeliveriesQueryDto, UpdateIntegrationDto } from './dto';
+import { toDeliveryWire, toIntegrationWire } from './integration.mapper';
+
+/** Members only an MQTT integration has. */
+const MQTT_ONLY = ['topic', 'qos', 'username', 'password'] as const;
+/** Members that may be left out of a PATCH but never set to null. */
+const NOT_NULL = ['name', 'url', 'events', 'enabled'] as const;
+
+/** An account's outbound integrations (docs/api.md §18): webhooks and MQTT brokers, and each delivery's fate. */
+@Injectable()
+export class IntegrationsService {
+  constructor(
+    private readonly integrations: IntegrationsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly crypto: TokenCryptoService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(me: AuthPrincipal): Promise<IntegrationWire[]> {
+    return (await this.integrations.list(me.accountId)).map(toIntegrationWire);
+  }
+
+  async one(me: AuthPrincipal, uid: number): Promise<IntegrationWire> {
+    return toIntegrationWire(await this.require(me, uid));
+  }
+
+  async create(me: AuthPrincipal, dto: CreateIntegrationDto): Promise<CreatedIntegrationWire> {
+    const changes = await this.checked(me, dto.kind, dto);
+    if ((await this.integrations.count(me.accountId)) >= MAX_INTEGRATIONS_PER_ACCOUNT) {
+      throw ApiException.of('LIMIT_REACHED', `an account has at most ${MAX_INTEGRATIONS_PER_ACCOUNT} integrations`);
+    }
+    const secret = dto.kind === 'webhook' ? generateWebhookSecret() : null;
+    const row = await this.integrations.create(me.accountId, {
+      kind: dto.kind,
+      name: dto.name,
+      url: dto.url,
+      events: dto.events,
+      devices: changes.devices ?? null,
+      enabled: dto.enabled ?? true,
+      secretEncrypted: secret === null ? null : this.crypto.encrypt(secret),
+      topic: dto.kind === 'mqtt' ? (dto.topic ?? DEFAULT_TOPIC_TEMPLATE) : null,
+      qos: dto.kind === 'mqtt' ? (dto.qos ?? 1) : null,
+      username: dto.username ?? null,
+      passwordEncrypted: changes.passwordEncrypted ?? null,
+    });
+    return { ...toIntegrationWire(row), secret };
+  }
+
+  async update(me: AuthPrincipal, uid: number, dto: UpdateIntegrationDto): Promise<IntegrationWire> {
+    const existing = await this.require(me, uid);
+    for (const member of NOT_NULL) {
+      if ((dto as Record<string, unknown>)[member] === null) throw ApiException.validation(member, `${member} must not be null`);
+    }
+    const changes = await this.checked(me, existing.kind, dto);
+    const row = await this.integrations.update(me.accountId, uid, changes);
+    if (!row) throw ApiException.notFound('integration', 'uid');
+    return toIntegrationWire(row);
+  }
+
+  async delete(me: AuthPrincipal, uid: number): Promise<{ uid: number; deleted: true }> {
+    if (!(await this.integrations.delete(me.accountId, uid))) throw ApiException.notFound('integration', 'uid');
+    return { uid, deleted: true };
+  }
+
+  async listDeliveries(me: AuthPrincipal, uid: number, q: DeliveriesQueryDto): Promise<DeliveryWire[]> {
+    await this.require(me, uid);
+    const rows = await this.deliveries.list(uid, { state: q.state ?? null, before: q.before ?? null, limit: q.limit ?? 100 });
+    return rows.map(toDeliveryWire);
+  }
+
+  async redeliver(me: AuthPrincipal, uid: number, id: number): Promise<DeliveryWire> {
+    await this.require(me, uid);
+    const row = await this.deliveries.redeliver(uid, String(id));
+    if (!row) throw ApiException.notFound('delivery', 'id');
+    return toDeliveryWire(row);
+  }
+
+  private async require(me: AuthPrincipal, uid: number) {
+    const row = await this.integrations.find(me.accountId, uid);
+    if (!row) throw ApiException.notFound('integration', 'uid');
+    return row;
+  }
+
+  /** The members given, checked for the kind: the URL against the SSRF guard, the devices against the account. */
+  private async checked(me: AuthPrincipal, kind: IntegrationKind, dto: UpdateIntegrationDto): Promise<IntegrationChanges> {
+    if (kind === 'webhook') {
+      const extra = MQTT_ONLY.find((m) => dto[m] !== undefined);
+      if (extra) throw ApiException.validation(extra, `${extra} is a member of mqtt integrations only`);
+    }
+    if (dto.url !== undefined) {
+      const problem =
+        kind === 'webhook'
+          ? await outboundUrlProblem(dto.url, this.config.outboundAllowPrivate)
+          : await brokerUrlProblem(dto.url, this.config.outboundAllowPrivate);
+      if (problem) throw ApiException.validation('url', `url ${problem}`);
+    }
+    const changes: IntegrationChanges = {
+      name: dto.name,
+      url: dto.url,
+      events: dto.events,
+      enabled: dto.enabled,
+      topic: dto.topic === null ? DEFAULT_TOPIC_TEMPLATE : dto.topic,
+      qos: dto.qos === null ? 1 : dto.qos,
+      username: dto.username,
+      passwordEncrypted: dto.password === undefined ? undefined : dto.password === null ? null : this.crypto.encrypt(dto.password),
+    };
+    if (dto.devices !== undefined) changes.devices = await this.devices(me, dto.devices);
+    return changes;
+  }
+
+  private async devices(me: AuthPrincipal, dto: DeviceFilterDto | null): Promise<DeviceFilterWire | null> {
+    return checkedDeviceFilter(this.integrations, me.accountId, dto);
+  }
+}
+
+/** A device filter with its EUIs normalised; an EUI the account cannot see is 404 (no existence oracle). */
+export async function checkedDeviceFilter(
+  lookup: Pick<IntegrationsRepository, 'unknownEuis'>,
+  accountId: number,
+  dto: DeviceFilterDto | null,
+): Promise<DeviceFilterWire | null> {
+  const filter = normalizeDeviceFilter(dto && { euis: dto.euis?.map((e) => normalizeEui(e)!), folder: dto.folder ?? null, tags: dto.tags ?? null });
+  const unknown = await lookup.unknownEuis(accountId, filter?.euis ?? []);
+  if (unknown.length > 0) throw ApiException.of('NOT_FOUND', `device ${unknown[0]} not found`, 'devices.euis');
+  return filter;
+}

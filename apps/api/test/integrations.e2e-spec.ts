@@ -1,0 +1,307 @@
+import { ROUTES } from '@dts/client';
+import type { CreateIntegrationRequest, IntegrationWire, UplinkEventWire, UplinkRecordWire } from '@dts/domain';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { accountWithCredentials } from './support/accounts';
+import { expectApiError, expectError } from './support/envelope';
+import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
+import { lpp } from './support/payloads';
+import { at } from './support/present';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * Outbound integrations (docs/api.md §18): the routes, and webhooks delivered for real to a local
+ * receiver that verifies every signature with the Standard Webhooks reference library — in order
+ * per device, after the receiver was down for a while, redelivered on request, disabled when the
+ * receiver says it is gone and re-enabled by the account.
+ */
+
+type Account = Awaited<ReturnType<typeof accountWithCredentials>>;
+const newEui = () => randomBytes(8).toString('hex').toUpperCase();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('integrations', () => {
+  let svc: TestService;
+  let ds: DataSource;
+  let alice: Account;
+  let bob: Account;
+  const receiver = new WebhookReceiver();
+
+  const ingest = (items: object[]) => svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(items).expect(202);
+  const device = async (who: Account, body: Record<string, unknown> = {}) => {
+    const eui = newEui();
+    await who.client.devices.register(eui, { decoder_ref: 2, ...body });
+    return eui;
+  };
+  const webhook = async (who: Account, path: string, extra: Partial<CreateIntegrationRequest> = {}) => {
+    const created = await who.client.integrations.create({ name: path, kind: 'webhook', url: `${receiver.url}${path}`, events: ['uplink'], ...extra });
+    receiver.secret(path, created.secret!);
+    return created;
+  };
+  const count = async (table: string) => Number((await ds.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+
+  beforeAll(async () => {
+    await receiver.start();
+    svc = await startTestService({
+      env: {
+        // The receiver is on loopback; the SSRF guard's refusals are tested below with a service of its own.
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        INTEGRATION_TIMEOUT_MS: '2000',
+        INTEGRATION_DISABLE_AFTER_SECONDS: '6',
+      },
+    });
+    ds = svc.app.get<DataSource>(getDataSourceToken());
+    [alice, bob] = await Promise.all([accountWithCredentials(svc, 'alice'), accountWithCredentials(svc, 'bob')]);
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await receiver.stop();
+  });
+
+  describe('routes', () => {
+    it('creates a webhook (201, its secret once), lists, reads, changes and deletes it', async () => {
+      const res = await alice.sessionClient.request<IntegrationWire & { secret: string }>(ROUTES.integrationsCreate, {
+        body: { name: 'Ours', kind: 'webhook', url: `${receiver.url}/crud`, events: ['uplink', 'alert'], devices: { tags: ['x'] } },
+      });
+      expect(res.status).toBe(201);
+      const created = res.data;
+      expect(created).toEqual({
+        uid: expect.any(Number),
+        name: 'Ours',
+        kind: 'webhook',
+        url: `${receiver.url}/crud`,
+        events: ['uplink', 'alert'],
+        devices: { euis: null, folder: null, tags: ['x'] },
+        enabled: true,
+        disabled_reason: null,
+        disabled_unix: null,
+        failing_since_unix: null,
+        last_error: null,
+        last_success_unix: null,
+        pending: 0,
+        topic: null,
+        qos: null,
+        username: null,
+        has_password: false,
+        created_unix: expect.any(Number),
+        updated_unix: expect.any(Number),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      });
+      const { secret: _secret, ...listed } = created;
+      expect(await alice.client.integrations.list()).toContainEqual(listed);
+      expect(await alice.client.integrations.get(created.uid)).toEqual(listed);
+      expect(JSON.stringify(await alice.client.integrations.list())).not.toContain(created.secret);
+
+      const changed = await alice.client.integrations.update(created.uid, { name: 'Renamed', events: ['command'], devices: null, enabled: false });
+      expect(changed).toMatchObject({ name: 'Renamed', events: ['command'], devices: null, enabled: false });
+      // Stored encrypted: the secret's text is nowhere in the row.
+      const [row] = await ds.query('SELECT secret_encrypted FROM integrations WHERE uid = $1', [created.uid]);
+      expect(Buffer.from(row.secret_encrypted).toString('latin1')).not.toContain(created.secret.slice(6));
+
+      expect(await alice.client.integrations.remove(created.uid)).toEqual({ uid: created.uid, deleted: true });
+      await expectApiError(alice.client.integrations.get(created.uid), 404, 'NOT_FOUND');
+      await expectApiError(alice.client.integrations.remove(created.uid), 404, 'NOT_FOUND');
+    });
+
+    const body = (extra: Record<string, unknown>) => ({ name: 'bad', kind: 'webhook', url: 'https://example.org/hook', events: ['uplink'], ...extra });
+    it.each<[string, Record<string, unknown>, string]>([
+      ['an unknown event kind', { events: ['uplink', 'downlink'] }, 'events'],
+      ['no event kind', { events: [] }, 'events'],
+      ['an unknown kind', { kind: 'kafka' }, 'kind'],
+      ['a URL that is not http(s)', { url: 'file:///etc/passwd' }, 'url'],
+      ['a URL with credentials', { url: 'http://user:pw@example.org/' }, 'url'],
+      ['an mqtt URL for a webhook', { url: 'mqtt://example.org' }, 'url'],
+      ['an mqtt member on a webhook', { topic: 'a/b' }, 'topic'],
+      ['an http URL for mqtt', { kind: 'mqtt', url: 'https://example.org' }, 'url'],
+      ['a topic with a wildcard', { kind: 'mqtt', url: 'mqtt://127.0.0.1', topic: 'dts/#' }, 'topic'],
+      ['a topic with an unknown placeholder', { kind: 'mqtt', url: 'mqtt://127.0.0.1', topic: 'dts/{eui}' }, 'topic'],
+      ['qos 2', { kind: 'mqtt', url: 'mqtt://127.0.0.1', qos: 2 }, 'qos'],
+      ['an EUI that is not one', { devices: { euis: ['XYZ'] } }, 'devices.euis'],
+      ['an unknown member', { secret: 'whsec_mine' }, 'secret'],
+      ['an unknown filter member', { devices: { label: 'x' } }, 'devices.label'],
+    ])('refuses %s (400 naming it), storing nothing', async (_what, extra, field) => {
+      const before = await count('integrations');
+      expectError(
+        await svc.http().post('/user/integration').set('Authorization', `Bearer ${alice.appToken}`).send(body(extra)),
+        400,
+        'VALIDATION_FAILED',
+        field,
+      );
+      expect(await count('integrations')).toBe(before);
+    });
+
+    it('refuses a device filter naming another account’s device (404), storing nothing', async () => {
+      const bobs = await device(bob);
+      const before = await count('integrations');
+      await expectApiError(
+        alice.client.integrations.create({ name: 'x', kind: 'webhook', url: `${receiver.url}/x`, events: ['uplink'], devices: { euis: [bobs] } }),
+        404,
+        'NOT_FOUND',
+        'devices.euis',
+      );
+      expect(await count('integrations')).toBe(before);
+    });
+
+    it('answers 401 without credentials and 404 for another account’s integration', async () => {
+      const mine = await webhook(alice, '/owned');
+      expectError(await svc.http().get('/user/integration'), 401, 'AUTH_REQUIRED');
+      expectError(await svc.http().post('/user/integration').send(body({})), 401, 'AUTH_REQUIRED');
+      await expectApiError(bob.client.integrations.get(mine.uid), 404, 'NOT_FOUND');
+      await expectApiError(bob.client.integrations.update(mine.uid, { name: 'mine now' }), 404, 'NOT_FOUND');
+      await expectApiError(bob.client.integrations.deliveries(mine.uid), 404, 'NOT_FOUND');
+      expect((await alice.client.integrations.get(mine.uid)).name).toBe('/owned');
+      expectError(
+        await svc.http().patch(`/user/integration/${mine.uid}`).set('Authorization', `Bearer ${alice.appToken}`).send({ name: null }),
+        400,
+        'VALIDATION_FAILED',
+        'name',
+      );
+      await alice.client.integrations.remove(mine.uid);
+    });
+  });
+
+  describe('webhook deliveries', () => {
+    it('posts every uplink of a folder, signed, in order, as the table row', async () => {
+      const inFolder = await device(alice, { folder: 'park' });
+      const elsewhere = await device(alice, { folder: 'barn' });
+      const hook = await webhook(alice, '/folder', { devices: { folder: 'park' } });
+      const items = [1, 2, 3].flatMap((fcnt) => [
+        { devEUI: inFolder, port: 1, payload_hex: lpp({ t: 20 + fcnt }), fcnt },
+        { devEUI: elsewhere, port: 1, payload_hex: lpp({ t: 30 + fcnt }), fcnt },
+      ]);
+      await ingest(items);
+      const got = await receiver.waitFor('/folder', (l) => l.length >= 3);
+      await sleep(300);
+      expect(receiver.at('/folder')).toHaveLength(3);
+      expect(got.every((r) => r.verified)).toBe(true);
+      const bodies = got.map((r) => r.body as UplinkEventWire);
+      expect(bodies.map((b) => b.data.temperature)).toEqual([21, 22, 23]);
+      expect(bodies.map((b) => b.devEUI)).toEqual([inFolder, inFolder, inFolder]);
+      expect(bodies[0]).toEqual({ type: 'uplink', version: 1, id: got[0]!.id, timestamp: expect.any(String), devEUI: inFolder, data: expect.any(Object) });
+      expect(got[0]!.headers['content-type']).toBe('application/json');
+      const table = (await alice.client.uplinks.table(inFolder)) as UplinkRecordWire[];
+      expect(bodies.map((b) => b.data)).toEqual(table);
+
+      const deliveries = await alice.client.integrations.deliveries(hook.uid);
+      expect(deliveries).toHaveLength(3);
+      expect(deliveries.every((d) => d.state === 'delivered' && d.attempts === 1 && d.response_status === 200 && d.devEUI === inFolder)).toBe(true);
+      expect(deliveries.map((d) => d.event_id)).toEqual(got.map((r) => r.id).reverse());
+      await alice.client.integrations.remove(hook.uid);
+    });
+
+    it('a receiver down for a while gets every event once it is back, in order per device', async () => {
+      const [a, b] = [await device(alice), await device(alice)];
+      const hook = await webhook(alice, '/flaky', { devices: { euis: [a, b] } });
+      let down = true;
+      receiver.answer('/flaky', () => (down ? 503 : 200));
+      for (let fcnt = 1; fcnt <= 5; fcnt++) {
+        await ingest([
+          { devEUI: a, port: 1, payload_hex: lpp({ t: fcnt }), fcnt },
+          { devEUI: b, port: 1, payload_hex: lpp({ t: 100 + fcnt }), fcnt },
+        ]);
+      }
+      await sleep(2_500);
+      expect(receiver.at('/flaky')).toHaveLength(0);
+      const waiting = await alice.client.integrations.deliveries(hook.uid, { state: 'pending' });
+      expect(waiting).toHaveLength(10);
+      expect(waiting.some((d) => d.attempts >= 1 && d.response_status === 503 && /503/.test(d.error ?? ''))).toBe(true);
+      expect((await alice.client.integrations.get(hook.uid)).failing_since_unix).not.toBeNull();
+      down = false;
+      const got = await receiver.waitFor('/flaky', (l) => l.length >= 10, 30_000);
+      const temps = (eui: string) => got.filter((r) => r.body.devEUI === eui).map((r) => (r.body as UplinkEventWire).data.temperature);
+      expect(temps(a)).toEqual([1, 2, 3, 4, 5]);
+      expect(temps(b)).toEqual([101, 102, 103, 104, 105]);
+      expect(new Set(got.map((r) => r.id)).size).toBe(10);
+      const after = await alice.client.integrations.get(hook.uid);
+      expect(after).toMatchObject({ enabled: true, failing_since_unix: null, pending: 0 });
+      const list = await alice.client.integrations.deliveries(hook.uid);
+      expect(list.every((d) => d.state === 'delivered')).toBe(true);
+      expect(Math.max(...list.map((d) => d.attempts))).toBeGreaterThan(1);
+      await alice.client.integrations.remove(hook.uid);
+    });
+
+    it('redelivers a delivery on request, with the same webhook-id', async () => {
+      const eui = await device(alice);
+      const hook = await webhook(alice, '/again', { devices: { euis: [eui] } });
+      await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 5 }), fcnt: 1 }]);
+      const first = at(await receiver.waitFor('/again', (l) => l.length >= 1), 0, 'delivery');
+      const delivery = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
+      const again = await alice.client.integrations.redeliver(hook.uid, delivery.id);
+      expect(again).toMatchObject({ id: delivery.id, state: 'pending' });
+      const got = await receiver.waitFor('/again', (l) => l.length >= 2);
+      expect(got[1]!.id).toBe(first.id);
+      expect(got[1]!.raw).toBe(first.raw);
+      await expectApiError(alice.client.integrations.redeliver(hook.uid, 999_999_999), 404, 'NOT_FOUND', 'id');
+      await expectApiError(bob.client.integrations.redeliver(hook.uid, delivery.id), 404, 'NOT_FOUND');
+      await alice.client.integrations.remove(hook.uid);
+    });
+
+    it('is disabled with the reason when the receiver answers 410 Gone; re-enabled, it sends what waited', async () => {
+      const eui = await device(alice);
+      const hook = await webhook(alice, '/gone', { devices: { euis: [eui] } });
+      let gone = true;
+      receiver.answer('/gone', () => (gone ? 410 : 200));
+      await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }]);
+      for (let i = 0; i < 100 && (await alice.client.integrations.get(hook.uid)).enabled; i++) await sleep(100);
+      const disabled = await alice.client.integrations.get(hook.uid);
+      expect(disabled).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/410 Gone/), pending: 1 });
+      // Disabled: nothing more is queued for it.
+      await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 2 }), fcnt: 2 }]);
+      await sleep(1_500);
+      expect((await alice.client.integrations.get(hook.uid)).pending).toBe(1);
+      gone = false;
+      expect(await alice.client.integrations.update(hook.uid, { enabled: true })).toMatchObject({ enabled: true, disabled_reason: null });
+      const got = at(await receiver.waitFor('/gone', (l) => l.length >= 1), 0, 'delivery');
+      expect((got.body as UplinkEventWire).data.temperature).toBe(1);
+      await alice.client.integrations.remove(hook.uid);
+    });
+
+    it('is disabled after failing continuously for INTEGRATION_DISABLE_AFTER_SECONDS', async () => {
+      const eui = await device(alice);
+      const hook = await webhook(alice, '/dead', { devices: { euis: [eui] } });
+      receiver.answer('/dead', () => 500);
+      await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }]);
+      let state = await alice.client.integrations.get(hook.uid);
+      for (let i = 0; i < 200 && state.enabled; i++) {
+        await sleep(100);
+        state = await alice.client.integrations.get(hook.uid);
+      }
+      expect(state).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/every delivery failed since .*HTTP 500/), pending: 1 });
+      await alice.client.integrations.remove(hook.uid);
+    });
+
+    it('never sends an account’s events to another account’s integration', async () => {
+      const alices = await device(alice);
+      const hook = await webhook(bob, '/bob');
+      await ingest([{ devEUI: alices, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }]);
+      await sleep(1_500);
+      expect(receiver.at('/bob')).toHaveLength(0);
+      expect(await bob.client.integrations.deliveries(hook.uid)).toEqual([]);
+      await bob.client.integrations.remove(hook.uid);
+    });
+  });
+});
+
+describe('integrations behind the SSRF guard', () => {
+  let svc: TestService;
+  let who: Account;
+  beforeAll(async () => {
+    svc = await startTestService();
+    who = await accountWithCredentials(svc, 'guarded');
+  });
+  afterAll(() => svc?.close());
+
+  it.each([
+    ['http://127.0.0.1:8080/hook', 'webhook'],
+    ['http://169.254.169.254/latest/meta-data', 'webhook'],
+    ['http://2130706433/', 'webhook'],
+    ['http://[::1]:3000/', 'webhook'],
+    ['mqtt://127.0.0.1:1883', 'mqtt'],
+    ['mqtts://10.0.0.1', 'mqtt'],
+  ] as const)('refuses %s (400 naming url), storing nothing', async (url, kind) => {
+    await expectApiError(who.client.integrations.create({ name: 'x', kind, url, events: ['uplink'] }), 400, 'VALIDATION_FAILED', 'url');
+    expect(await who.client.integrations.list()).toEqual([]);
+  });
+});

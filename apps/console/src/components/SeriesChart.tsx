@@ -1,0 +1,123 @@
+import type { SeriesWire } from '@dts/domain';
+import { useEffect, useMemo, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { num } from '../lib/format';
+import { toChartData } from '../lib/series';
+
+export const PALETTE = ['#0f766e', '#b45309', '#1d4ed8', '#a21caf', '#15803d', '#b91c1c'];
+
+interface Props {
+  series: SeriesWire;
+  members: readonly string[];
+  /** Unit and label per member (from the data types). */
+  describe: (member: string) => { label: string; unit: string };
+  height?: number;
+}
+
+const withAlpha = (hex: string, alpha: number) =>
+  `${hex}${Math.round(alpha * 255)
+    .toString(16)
+    .padStart(2, '0')}`;
+
+/**
+ * Aggregated series as lines of the average with min–max bands where buckets hold several uplinks
+ * (zoomed out). One y axis per unit. A text summary says the same for those who cannot see it.
+ */
+export function SeriesChart({ series, members, describe, height = 280 }: Props) {
+  const element = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const { data, lines } = useMemo(() => toChartData(series, members), [series, members]);
+  const shape = lines.map((l) => `${l.member}:${l.min !== null}`).join(',');
+
+  useEffect(() => {
+    if (!element.current) return;
+    const units = [...new Set(lines.map((l) => describe(l.member).unit))];
+    const seriesOpts: uPlot.Series[] = [{ label: 'Time (UTC)' }];
+    const bands: uPlot.Band[] = [];
+    lines.forEach((line, i) => {
+      const color = PALETTE[i % PALETTE.length] ?? '#0f766e';
+      const { label, unit } = describe(line.member);
+      seriesOpts[line.avg] = {
+        label: `${label} (${unit || '–'})`,
+        stroke: color,
+        width: 2,
+        scale: unit || line.member,
+        spanGaps: false,
+        points: { show: series.t.length < 60 },
+      };
+      if (line.min !== null && line.max !== null) {
+        seriesOpts[line.min] = { label: `${label} min`, stroke: withAlpha(color, 0.35), width: 1, scale: unit || line.member };
+        seriesOpts[line.max] = { label: `${label} max`, stroke: withAlpha(color, 0.35), width: 1, scale: unit || line.member };
+        bands.push({ series: [line.max, line.min], fill: withAlpha(color, 0.15) });
+      }
+    });
+    const axes: uPlot.Axis[] = [
+      { stroke: '#374151', grid: { stroke: '#e5e7eb' } },
+      ...units.map(
+        (unit, i) =>
+          ({
+            scale: unit || lines[0]?.member,
+            side: i === 0 ? 3 : 1,
+            label: unit,
+            stroke: '#374151',
+            grid: { show: i === 0, stroke: '#e5e7eb' },
+          }) as uPlot.Axis,
+      ),
+    ];
+    const width = element.current.clientWidth || 600;
+    const u = new uPlot(
+      {
+        width,
+        height,
+        series: seriesOpts,
+        bands,
+        axes,
+        scales: { x: { time: true } },
+        legend: { show: false },
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      },
+      data as uPlot.AlignedData,
+      element.current,
+    );
+    plot.current = u;
+    const resize = new ResizeObserver(() => u.setSize({ width: element.current?.clientWidth || width, height }));
+    resize.observe(element.current);
+    return () => {
+      resize.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+    // Rebuilt when the set of lines changes; new data alone goes through setData below.
+  }, [shape, height]);
+
+  useEffect(() => {
+    plot.current?.setData(data as uPlot.AlignedData);
+  }, [data]);
+
+  const summary = lines
+    .map((line) => {
+      const m = series.members[line.member];
+      const avg = (m?.avg ?? []).filter((v): v is number => v !== null);
+      const { label, unit } = describe(line.member);
+      if (avg.length === 0) return `${label}: no data`;
+      return `${label}: latest ${num(avg[avg.length - 1], 2, unit)}, lowest ${num(Math.min(...((m?.min ?? avg).filter((v) => v !== null) as number[])), 2, unit)}, highest ${num(Math.max(...((m?.max ?? avg).filter((v) => v !== null) as number[])), 2, unit)}`;
+    })
+    .join('; ');
+  return (
+    <figure className="chart" data-points={series.t.length}>
+      <div ref={element} role="img" aria-label={`Chart of ${lines.map((l) => describe(l.member).label).join(', ')}. ${summary}`} />
+      <figcaption className="muted small">
+        <span className="chart-legend">
+          {lines.map((line, i) => (
+            <span key={line.member}>
+              <span className="swatch" style={{ background: PALETTE[i % PALETTE.length] }} aria-hidden /> {describe(line.member).label}
+              {line.min !== null ? ' (band: min–max)' : ''}
+            </span>
+          ))}
+        </span>
+        {series.t.length} buckets of {series.interval}. {summary}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,39 @@
+import { duration, num, parseTags, relativeTime, spacedEui, tagsText, utcText } from './format';
+
+describe('format', () => {
+  it('tells times relative to now', () => {
+    expect(relativeTime(null, 1000)).toBe('never');
+    expect(relativeTime(1000, 1010)).toBe('just now');
+    expect(relativeTime(1000, 1000 + 300)).toBe('5 min ago');
+    expect(relativeTime(1000, 1000 + 7_200)).toBe('2 h ago');
+    expect(relativeTime(1000, 1000 + 3 * 86_400)).toBe('3 d ago');
+    expect(relativeTime(1000 + 600, 1000)).toBe('in 10 min');
+  });
+
+  it('writes UTC times and numbers', () => {
+    expect(utcText(0)).toBe('1970-01-01 00:00:00');
+    expect(utcText(null)).toBe('–');
+    expect(num(3.14159, 2, '°C')).toBe('3.14 °C');
+    expect(num(2.5)).toBe('2.5');
+    expect(num(20)).toBe('20');
+    expect(num(null)).toBe('–');
+  });
+
+  it('shows and reads tags', () => {
+    expect(tagsText(['a', 'b'])).toBe('a, b');
+    expect(tagsText({ site: 'north' })).toBe('site: north');
+    expect(tagsText(null)).toBe('');
+    expect(parseTags(' a, b,,a ')).toEqual(['a', 'b']);
+    expect(parseTags(' ')).toBeNull();
+    expect(spacedEui('70B3D57ED0000001')).toBe('70 B3 D5 7E D0 00 00 01');
+  });
+});
+
+describe('duration', () => {
+  it('says a length of time in its two largest units', () => {
+    expect(duration(42)).toBe('42 s');
+    expect(duration(3_600 * 5 + 60 * 12 + 9)).toBe('5 h 12 min');
+    expect(duration(86_400 * 3 + 3_600 * 4 + 59)).toBe('3 d 4 h');
+    expect(duration(86_400 + 30)).toBe('1 d');
+  });
+});

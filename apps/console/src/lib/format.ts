@@ -1,0 +1,77 @@
+/** Formatting the console shows: pure functions, unit tested. */
+
+const UNITS: [number, string][] = [
+  [86_400, 'd'],
+  [3_600, 'h'],
+  [60, 'min'],
+];
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago" (and "in …" for a time ahead of the clock). */
+export function relativeTime(unix: number | null, nowUnix: number): string {
+  if (unix === null) return 'never';
+  const delta = nowUnix - unix;
+  const abs = Math.abs(delta);
+  if (abs < 45) return 'just now';
+  for (const [seconds, unit] of UNITS) {
+    if (abs >= seconds || unit === 'min') {
+      const n = Math.max(1, Math.round(abs / seconds));
+      return delta >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
+    }
+  }
+  return 'just now';
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC, as the service writes times. */
+export function utcText(unix: number | null): string {
+  if (unix === null) return '–';
+  return new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** A number with at most `digits` decimals, or an en dash for none. */
+export function num(value: number | null | undefined, digits = 2, unit = ''): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  const text = Number.isInteger(value) ? String(value) : value.toFixed(digits).replace(/\.?0+$/, '');
+  return unit ? `${text} ${unit}` : text;
+}
+
+/** EUI in groups of two, for reading aloud and comparing by eye. */
+export function spacedEui(eui: string): string {
+  return eui.replace(/(..)(?=.)/g, '$1 ');
+}
+
+/** The tags of a device as short text ("a, b" for a list, "k: v" for an object). */
+export function tagsText(tags: unknown): string {
+  if (tags === null || tags === undefined) return '';
+  if (Array.isArray(tags)) return tags.map(String).join(', ');
+  if (typeof tags === 'object')
+    return Object.entries(tags as Record<string, unknown>)
+      .map(([k, v]) => `${k}: ${String(v)}`)
+      .join(', ');
+  return String(tags);
+}
+
+/** "a, b ,c" → ["a", "b", "c"]; empty: null (the device has no tags). */
+export function parseTags(text: string): string[] | null {
+  const list = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return list.length ? [...new Set(list)] : null;
+}
+
+/** A length of time in its two largest units: "3 d 4 h", "5 h 12 min", "42 s". */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const parts: [number, string][] = [
+    [Math.floor(s / 86_400), 'd'],
+    [Math.floor((s % 86_400) / 3_600), 'h'],
+    [Math.floor((s % 3_600) / 60), 'min'],
+  ];
+  const first = parts.findIndex(([n]) => n > 0);
+  if (first === -1) return `${s} s`;
+  return parts
+    .slice(first, first + 2)
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n} ${unit}`)
+    .join(' ');
+}

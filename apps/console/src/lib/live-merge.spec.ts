@@ -1,0 +1,24 @@
+import type { CommandWire, UplinkRecordWire } from '@dts/domain';
+import { mergeCommand, mergeUplinks, positionOf } from './live-merge';
+
+const row = (uid: number) => ({ uplink: { uid } }) as UplinkRecordWire;
+const command = (uid: number, status: CommandWire['status']) => ({ uid, status }) as CommandWire;
+
+describe('live merging', () => {
+  it('keeps uplinks once each, newest first, capped', () => {
+    expect(mergeUplinks(undefined, [row(1), row(2)]).map((r) => r.uplink.uid)).toEqual([2, 1]);
+    expect(mergeUplinks([row(3), row(1)], [row(2), row(3), row(4)]).map((r) => r.uplink.uid)).toEqual([4, 3, 2, 1]);
+    expect(mergeUplinks([row(2), row(1)], [row(3)], 2).map((r) => r.uplink.uid)).toEqual([3, 2]);
+  });
+
+  it('moves a command’s status on, or puts a new one first', () => {
+    expect(mergeCommand([command(2, 'Created'), command(1, 'Sent')], command(2, 'Scheduled'))).toEqual([command(2, 'Scheduled'), command(1, 'Sent')]);
+    expect(mergeCommand([command(1, 'Sent')], command(2, 'Created'))).toEqual([command(2, 'Created'), command(1, 'Sent')]);
+  });
+
+  it('reads a position from the decoded payload, else the network', () => {
+    expect(positionOf({ LAT: 52.1, LON: 4.8, geoloc_LAT: 1, geoloc_LON: 2 })).toEqual([52.1, 4.8]);
+    expect(positionOf({ LAT: null, LON: null, geoloc_LAT: 1, geoloc_LON: 2 })).toEqual([1, 2]);
+    expect(positionOf({ LAT: null, LON: 4, geoloc_LAT: null, geoloc_LON: null })).toBeNull();
+  });
+});

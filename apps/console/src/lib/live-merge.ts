@@ -1,0 +1,31 @@
+import type { CommandWire, UplinkRecordWire } from '@dts/domain';
+
+/** Rows the live view of a device keeps (newest first). */
+export const LIVE_ROWS = 200;
+
+/**
+ * Adds uplinks to a newest-first list: once each (a reconnect may replay what was seen), ordered
+ * by uid, at most `cap`.
+ */
+export function mergeUplinks(list: readonly UplinkRecordWire[] | undefined, incoming: readonly UplinkRecordWire[], cap = LIVE_ROWS): UplinkRecordWire[] {
+  const seen = new Set((list ?? []).map((r) => r.uplink.uid));
+  const fresh = incoming.filter((r) => !seen.has(r.uplink.uid));
+  if (fresh.length === 0) return list ? [...list] : [];
+  return [...fresh, ...(list ?? [])].sort((a, b) => b.uplink.uid - a.uplink.uid).slice(0, cap);
+}
+
+/** A command's new status replaces its row; a command not listed yet goes first (the list is newest first). */
+export function mergeCommand(list: readonly CommandWire[] | undefined, command: CommandWire): CommandWire[] {
+  const rows = [...(list ?? [])];
+  const at = rows.findIndex((c) => c.uid === command.uid);
+  if (at >= 0) rows[at] = command;
+  else rows.unshift(command);
+  return rows;
+}
+
+/** A position of a track: [lat, lon] from the decoded position, else the network's. */
+export function positionOf(row: Pick<UplinkRecordWire, 'LAT' | 'LON' | 'geoloc_LAT' | 'geoloc_LON'>): [number, number] | null {
+  if (row.LAT !== null && row.LON !== null) return [row.LAT, row.LON];
+  if (row.geoloc_LAT !== null && row.geoloc_LON !== null) return [row.geoloc_LAT, row.geoloc_LON];
+  return null;
+}

@@ -1,0 +1,300 @@
+import type { AdminAccountWire } from '@dts/domain';
+import { type FormEvent, useMemo, useState } from 'react';
+import { fieldError } from '../api/client';
+import { type Column, DataTable } from '../components/DataTable';
+import { SelectField, TextField } from '../components/form';
+import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
+import { useAdminAccounts, useAdminInfo, useCacheEntries, useInvalidateCache, useUpdateAccount } from '../hooks/admin';
+import { duration, num, relativeTime, utcText } from '../lib/format';
+import { useNow } from '../hooks/now';
+
+const bytes = (n: number) => (n >= 1_048_576 ? `${num(n / 1_048_576, 1)} MiB` : n >= 1024 ? `${num(n / 1024, 1)} KiB` : `${n} B`);
+
+function Figures() {
+  const info = useAdminInfo();
+  const i = info.data;
+  return (
+    <>
+      <ErrorBox error={info.error} />
+      {info.isPending ? <Loading what="Loading the figures" /> : null}
+      {i ? (
+        <>
+          <ul className="figures" aria-label="Service figures">
+            <li className="figure">
+              <div>
+                <span className="figure-value">{i.accounts}</span>
+                <span className="figure-label">Accounts</span>
+              </div>
+            </li>
+            <li className="figure">
+              <div>
+                <span className="figure-value">{i.devices}</span>
+                <span className="figure-label">Devices</span>
+              </div>
+            </li>
+            <li className="figure">
+              <div>
+                <span className="figure-value">
+                  {i.uplinks_estimated ? '≈' : ''}
+                  {i.uplinks}
+                </span>
+                <span className="figure-label">Uplinks</span>
+              </div>
+            </li>
+            <li className="figure">
+              <div>
+                <span className="figure-value">{i.cache.entries}</span>
+                <span className="figure-label">Cache entries ({i.cache.stale} stale)</span>
+              </div>
+            </li>
+          </ul>
+          <div className="device-grid">
+            <Card title="Service" id="service">
+              <dl className="facts">
+                <div className="fact">
+                  <dt>Version</dt>
+                  <dd>{i.version}</dd>
+                </div>
+                <div className="fact">
+                  <dt>Up for</dt>
+                  <dd>{duration(i.uptime_s)}</dd>
+                </div>
+                <div className="fact">
+                  <dt>Database</dt>
+                  <dd>
+                    {i.database.kind} {i.database.server_version}, {bytes(i.database.size_bytes)}; pool {i.database.pool.total} open, {i.database.pool.idle}{' '}
+                    idle, {i.database.pool.waiting} waiting
+                  </dd>
+                </div>
+                <div className="fact">
+                  <dt>Data cache</dt>
+                  <dd>
+                    {i.cache.backend}, {bytes(i.cache.bytes)}
+                  </dd>
+                </div>
+              </dl>
+            </Card>
+            <Card title="Queues" id="queues">
+              <table className="data-table static">
+                <caption className="sr-only">Jobs waiting, delayed or running per queue</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Queue</th>
+                    <th scope="col" className="num">
+                      Jobs
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {Object.entries(i.queues).map(([queue, depth]) => (
+                    <tr key={queue} data-queue={queue}>
+                      <td className="mono">{queue}</td>
+                      <td className="num">{depth}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Card>
+          </div>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** An account's limit and expiry, edited in place. */
+function AccountLimits({ account }: { account: AdminAccountWire }) {
+  const update = useUpdateAccount();
+  const [form, setForm] = useState({ max: String(account.max_devices), expiration: account.expiration });
+  const changed = form.max !== String(account.max_devices) || form.expiration !== account.expiration;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({
+      id: account.id,
+      body: {
+        ...(form.max !== String(account.max_devices) ? { max_devices: Number(form.max) } : {}),
+        ...(form.expiration !== account.expiration ? { expiration: form.expiration } : {}),
+      },
+    });
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} noValidate aria-label={`Limits of ${account.username}`}>
+      <TextField
+        label="Devices at most"
+        type="number"
+        min={0}
+        value={form.max}
+        onChange={(e) => setForm({ ...form, max: e.target.value })}
+        error={fieldError(update.error, 'max_devices')}
+      />
+      <TextField
+        label="Expires (UTC)"
+        type="date"
+        value={form.expiration}
+        onChange={(e) => setForm({ ...form, expiration: e.target.value })}
+        error={fieldError(update.error, 'expiration')}
+      />
+      <button type="submit" className="small" disabled={!changed || update.isPending}>
+        Save
+      </button>
+      {update.isSuccess && !changed ? (
+        <span className="muted small" role="status">
+          Saved
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+function Accounts() {
+  const [text, setText] = useState('');
+  const [q, setQ] = useState('');
+  const accounts = useAdminAccounts(q);
+  const rows = useMemo(() => accounts.data?.pages.flatMap((p) => p.accounts) ?? [], [accounts.data]);
+  const total = accounts.data?.pages[0]?.meta.total;
+  const columns: Column<AdminAccountWire>[] = [
+    { key: 'username', header: 'Account', render: (a) => <span>{a.username}</span> },
+    { key: 'email', header: 'E-mail', render: (a) => a.email },
+    { key: 'group', header: 'Role', render: (a) => (a.groupid === 1 ? 'admin' : 'user') },
+    { key: 'devices', header: 'Devices', className: 'num', render: (a) => <span data-devices={a.devices}>{a.devices}</span> },
+    { key: 'login', header: 'Last sign-in (UTC)', render: (a) => a.last_login ?? 'never' },
+    { key: 'limits', header: 'Device limit and expiry', render: (a) => <AccountLimits key={a.id} account={a} /> },
+  ];
+  return (
+    <Card title={`Accounts${total !== undefined ? ` (${total})` : ''}`} id="accounts">
+      <form
+        className="toolbar"
+        role="search"
+        aria-label="Search accounts"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(text);
+        }}
+      >
+        <TextField
+          label="Search accounts"
+          type="search"
+          placeholder="Username or e-mail"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onBlur={() => setQ(text)}
+        />
+      </form>
+      <ErrorBox error={accounts.error} />
+      {accounts.isPending ? (
+        <Loading what="Loading accounts" />
+      ) : (
+        <DataTable
+          caption="Accounts"
+          columns={columns}
+          rows={rows}
+          rowKey={(a) => a.id}
+          rowHeight={92}
+          total={total}
+          maxHeight="60vh"
+          onEndReached={() => {
+            if (accounts.hasNextPage && !accounts.isFetchingNextPage) void accounts.fetchNextPage();
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+function CacheEntries() {
+  const [stale, setStale] = useState<boolean | null>(null);
+  const entries = useCacheEntries(stale);
+  const invalidate = useInvalidateCache();
+  const now = useNow();
+  const rows = useMemo(() => entries.data?.pages.flatMap((p) => p.entries) ?? [], [entries.data]);
+  return (
+    <Card
+      title="Data cache per device"
+      id="cache"
+      actions={
+        <button type="button" className="small" onClick={() => invalidate.mutate('all')} disabled={invalidate.isPending}>
+          Invalidate all
+        </button>
+      }
+    >
+      <div className="toolbar">
+        <SelectField
+          label="Entries"
+          value={stale === null ? '' : String(stale)}
+          empty="All"
+          options={[
+            { value: 'true', label: 'Stale or never built' },
+            { value: 'false', label: 'Fresh' },
+          ]}
+          onChange={(e) => setStale(e.target.value === '' ? null : e.target.value === 'true')}
+        />
+      </div>
+      <ErrorBox error={entries.error ?? invalidate.error} />
+      {invalidate.isSuccess ? (
+        <p className="notice" role="status">
+          {'devices' in invalidate.data
+            ? `${invalidate.data.devices} entries invalidated; the worker rebuilds them.`
+            : `${invalidate.data.devEUI} invalidated (version ${invalidate.data.version}); the worker rebuilds it.`}
+        </p>
+      ) : null}
+      {entries.isPending ? (
+        <Loading what="Loading cache entries" />
+      ) : (
+        <DataTable
+          caption="Cache entries"
+          columns={[
+            { key: 'eui', header: 'Device', render: (e) => <span className="mono">{e.devEUI}</span> },
+            { key: 'label', header: 'Label', render: (e) => e.label },
+            { key: 'owner', header: 'Owner', render: (e) => e.owner },
+            { key: 'version', header: 'Version', className: 'num', render: (e) => e.version },
+            { key: 'rows', header: 'Rows', className: 'num', render: (e) => e.rows },
+            { key: 'bytes', header: 'Size', className: 'num', render: (e) => bytes(e.bytes) },
+            {
+              key: 'built',
+              header: 'Built',
+              render: (e) => (e.built_unix ? <span title={utcText(e.built_unix)}>{relativeTime(e.built_unix, now)}</span> : 'never'),
+            },
+            {
+              key: 'state',
+              header: 'State',
+              render: (e) => <span className={`badge ${e.stale ? 'badge-off' : 'badge-ok'}`}>{e.stale ? 'stale' : 'fresh'}</span>,
+            },
+            {
+              key: 'do',
+              header: 'Action',
+              render: (e) => (
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => invalidate.mutate(e.devEUI)}
+                  disabled={invalidate.isPending}
+                  aria-label={`Invalidate ${e.devEUI}`}
+                >
+                  Invalidate
+                </button>
+              ),
+            },
+          ]}
+          rows={rows}
+          rowKey={(e) => e.devEUI}
+          maxHeight="50vh"
+          onEndReached={() => {
+            if (entries.hasNextPage && !entries.isFetchingNextPage) void entries.fetchNextPage();
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** For administrators: the service's figures and queues, every account's limits, every device's cache entry. */
+export function AdminPage() {
+  return (
+    <>
+      <PageHeader title="Administration" subtitle="The service as a whole: only administrators see this page." />
+      <Figures />
+      <Accounts />
+      <CacheEntries />
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useSearch } from 'wouter';
+import { fieldError } from '../api/client';
+import { useSignIn } from '../api/session';
+import { TextField } from '../components/form';
+import { ErrorBox } from '../components/ui';
+
+/** Where to go after signing in: only a path of the console itself (no open redirect). */
+export function safeNext(search: string): string {
+  const next = new URLSearchParams(search).get('next') ?? '/';
+  return next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+export function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main id="main" className="auth-page">
+      <div className="auth-card">
+        <p className="brand-line">Device Telemetry</p>
+        <h1>{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+export function SignInPage() {
+  const search = useSearch();
+  const signIn = useSignIn();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const expired = new URLSearchParams(search).get('expired') === '1';
+  const deleted = new URLSearchParams(search).get('deleted') === '1';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // Signed in, the shell leaves the public pages for `next` (App's AfterSignIn).
+    signIn.mutate({ username, password });
+  };
+  return (
+    <AuthFrame title="Sign in">
+      {expired ? (
+        <p className="notice" role="status">
+          Your session has ended. Sign in again to go back where you were.
+        </p>
+      ) : null}
+      {deleted ? (
+        <p className="notice" role="status">
+          The account is deleted, with everything it held.
+        </p>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Username or e-mail"
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          error={fieldError(signIn.error, 'username')}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError(signIn.error, 'password')}
+        />
+        <ErrorBox error={signIn.error} />
+        <button type="submit" className="primary wide" disabled={signIn.isPending}>
+          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p className="auth-links">
+        <Link href="/forgot-password">Forgot your password?</Link>
+        <Link href="/register">Create an account</Link>
+      </p>
+    </AuthFrame>
+  );
+}

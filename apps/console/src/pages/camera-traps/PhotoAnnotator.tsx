@@ -1,0 +1,499 @@
+import type { ImageLabelWire, TaxonomyWire } from '@dts/domain';
+import { Check, Cpu, Plus, Trash2, User, X } from 'lucide-react';
+import { type KeyboardEvent, type MutableRefObject, type PointerEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { errorText } from '../../api/client';
+import { DropZone } from '../../components/DropZone';
+import { ErrorBox } from '../../components/ui';
+import {
+  byPerson,
+  confirmBox,
+  type DraftBox,
+  labelChange,
+  percentScore,
+  scorePercent,
+  setTaxonomyLevel,
+  sourceText,
+  suggestLabels,
+  TAXONOMY_LEVELS,
+  taxonomyOfLabel,
+} from '../../lib/annotation-draft';
+import { type Box, boxBetween, boxPercent, type DragMode, dragBox, type Handle, HANDLES, isArrow, nudgeBox, type Point, pointIn } from '../../lib/box-geometry';
+import { DETECTOR_FILE_MAX_BYTES, type DetectorFile, importSummary, parseDetectorFile } from '../../lib/detector-file';
+import { taxonomyName } from '../../lib/gallery';
+import type { PhotoDraft } from './usePhotoDraft';
+
+const percent = (score: number) => (Number.isFinite(score) ? `${scorePercent(score)} %` : '– %');
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Who made a box, for eyes (icon and colour) and for screen readers (words). */
+function SourceBadge({ source }: { source: string | null }) {
+  if (byPerson(source))
+    return (
+      <span className="badge badge-ok source-badge" title="Drawn, labelled or confirmed by a person">
+        <User aria-hidden size={12} /> person
+      </span>
+    );
+  if (source === null) return <span className="badge source-badge">source not recorded</span>;
+  return (
+    <span className="badge badge-info source-badge" title={`Made by ${source}`}>
+      <Cpu aria-hidden size={12} /> {source}
+    </span>
+  );
+}
+
+const boxClass = (b: DraftBox, selected: boolean) =>
+  `box editable ${byPerson(b.source) ? 'by-person' : b.source === null ? 'by-unknown' : 'by-detector'}${selected ? ' selected' : ''}`;
+
+/** The five taxonomy levels of a box or of the whole image, each a text field. */
+function TaxonomyFields({ legend, taxonomy, onChange }: { legend: string; taxonomy: TaxonomyWire | null; onChange: (t: TaxonomyWire | null) => void }) {
+  const id = useId();
+  return (
+    <fieldset className="taxonomy-fields">
+      <legend>{legend}</legend>
+      {TAXONOMY_LEVELS.map((level) => (
+        <div className="field" key={level}>
+          <label htmlFor={`${id}-${level}`}>{capital(level)}</label>
+          <input
+            id={`${id}-${level}`}
+            value={taxonomy?.[level] ?? ''}
+            maxLength={200}
+            autoComplete="off"
+            onChange={(e) => onChange(setTaxonomyLevel(taxonomy, level, e.target.value))}
+          />
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
+type Focus = { key: number; where: 'box' | 'label' };
+type Elements = MutableRefObject<Map<string, HTMLElement>>;
+const elementKey = (f: Focus) => `${f.where}:${f.key}`;
+/** A ref callback keeping an element in `elements` under its box key while it is shown. */
+const keep = (elements: Elements, f: Focus) => (el: HTMLElement | null) => {
+  if (el) elements.current.set(elementKey(f), el);
+  else elements.current.delete(elementKey(f));
+};
+
+/** The photo with its boxes: drawn by dragging on it, moved and resized by mouse or keyboard. */
+function AnnotatorFrame({ state, src, alt, focus, elements }: { state: PhotoDraft; src: string; alt: string; focus: (f: Focus) => void; elements: Elements }) {
+  const { draft, selected, setSelected, updateBox, addBox, removeBox } = state;
+  const frame = useRef<HTMLDivElement>(null);
+  const drag = useRef<{ mode: DragMode | 'draw'; key: number | null; start: Point; box: Box | null } | null>(null);
+  const [preview, setPreview] = useState<Box | null>(null);
+  const helpId = useId();
+  const point = (e: PointerEvent) => pointIn(frame.current!.getBoundingClientRect(), e.clientX, e.clientY);
+
+  const down = (e: PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    const target = e.target as HTMLElement;
+    const boxElement = target.closest<HTMLElement>('[data-box-key]');
+    const key = boxElement ? Number(boxElement.dataset.boxKey) : null;
+    const box = draft.boxes.find((b) => b.key === key) ?? null;
+    // Shift + drag draws even over a box (a herd's boxes can leave no free spot to start from).
+    if (box && boxElement && !e.shiftKey) {
+      setSelected(box.key);
+      boxElement.focus();
+      drag.current = { mode: (target.dataset.handle as Handle | undefined) ?? 'move', key: box.key, start: point(e), box: box.bbox };
+    } else {
+      setSelected(null);
+      drag.current = { mode: 'draw', key: null, start: point(e), box: null };
+    }
+    frame.current!.setPointerCapture(e.pointerId);
+  };
+  const move = (e: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    const p = point(e);
+    if (d.mode === 'draw') setPreview(boxBetween(d.start, p));
+    else if (d.key !== null && d.box) updateBox(d.key, { bbox: dragBox(d.box, d.mode, p.x - d.start.x, p.y - d.start.y) });
+  };
+  const up = (e: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    setPreview(null);
+    if (frame.current?.hasPointerCapture(e.pointerId)) frame.current.releasePointerCapture(e.pointerId);
+    if (d?.mode !== 'draw') return;
+    const drawn = boxBetween(d.start, point(e));
+    // A box just drawn wants its label: the label field takes the keyboard.
+    if (drawn) focus({ key: addBox(drawn).key, where: 'label' });
+  };
+  const cancel = () => {
+    drag.current = null;
+    setPreview(null);
+  };
+
+  const boxKey = (e: KeyboardEvent<HTMLDivElement>, b: DraftBox) => {
+    if (isArrow(e.key)) {
+      updateBox(b.key, { bbox: nudgeBox(b.bbox, e.key, { resize: e.shiftKey, fine: e.ctrlKey || e.metaKey }) });
+    } else if (e.key === 'Delete' || e.key === 'Backspace') {
+      removeBox(b.key);
+      frame.current?.focus();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      focus({ key: b.key, where: 'label' });
+    } else if (e.key === 'Escape') {
+      setSelected(null);
+      e.currentTarget.blur();
+    } else return;
+    // Handled here: the page's own keys (← → to the next photo, Escape back) stay out of it.
+    e.preventDefault();
+  };
+
+  return (
+    <figure className="annotated annotator">
+      <div
+        ref={frame}
+        className={`annotated-frame annotator-frame${preview ? ' drawing' : ''}`}
+        onPointerDown={down}
+        onPointerMove={move}
+        onPointerUp={up}
+        onPointerCancel={cancel}
+        tabIndex={-1}
+        data-testid="annotator-frame"
+      >
+        <img src={src} alt={alt} draggable={false} />
+        {draft.boxes.map((b, i) => (
+          <div
+            key={b.key}
+            ref={keep(elements, { key: b.key, where: 'box' })}
+            className={boxClass(b, selected === b.key)}
+            style={boxPercent(b.bbox)}
+            role="button"
+            tabIndex={0}
+            aria-label={`Box ${i + 1}: ${b.label || 'no label yet'}, ${percent(b.score)}, by ${sourceText(b.source)}`}
+            aria-describedby={helpId}
+            data-box-key={b.key}
+            data-label={b.label}
+            data-source={b.source ?? ''}
+            onFocus={() => setSelected(b.key)}
+            onKeyDown={(e) => boxKey(e, b)}
+          >
+            <span className="box-label" aria-hidden>
+              {byPerson(b.source) ? <User size={11} /> : b.source ? <Cpu size={11} /> : null} {i + 1}. {b.label || '…'} {percent(b.score)}
+            </span>
+            {selected === b.key ? HANDLES.map((h) => <span key={h} className={`handle handle-${h}`} data-handle={h} aria-hidden />) : null}
+          </div>
+        ))}
+        {preview ? <div className="box drawing-box" style={boxPercent(preview)} aria-hidden /> : null}
+      </div>
+      <figcaption id={helpId} className="muted small">
+        Drag on the photo to draw a box (Shift + drag to start on another box). A selected box: drag it or its corners, or use the arrow keys to move it, Shift
+        + arrows to resize it (Ctrl for small steps), Enter to label it, Delete to remove it. N adds a box, Ctrl + S saves.
+      </figcaption>
+    </figure>
+  );
+}
+
+/** One box in the list: its label (with suggestions), score and taxonomy, who made it; confirm or delete. */
+function BoxRow({
+  box,
+  n,
+  state,
+  listId,
+  onTyping,
+  elements,
+}: {
+  box: DraftBox;
+  n: number;
+  state: PhotoDraft;
+  listId: string;
+  onTyping: (text: string) => void;
+  elements: Elements;
+}) {
+  const { selected, setSelected, updateBox, removeBox, used } = state;
+  const name = taxonomyName(box.taxonomy);
+  return (
+    <li className={`box-row${selected === box.key ? ' selected' : ''}`} data-box-row={n} onFocus={() => setSelected(box.key)}>
+      <span className={`box-number ${byPerson(box.source) ? 'by-person' : 'by-detector'}`} aria-hidden>
+        {n}
+      </span>
+      <div className="box-row-fields">
+        <input
+          ref={keep(elements, { key: box.key, where: 'label' })}
+          aria-label={`Label of box ${n}`}
+          list={listId}
+          value={box.label}
+          placeholder="Species or class"
+          maxLength={100}
+          autoComplete="off"
+          onFocus={(e) => onTyping(e.target.value)}
+          onChange={(e) => {
+            onTyping(e.target.value);
+            updateBox(box.key, labelChange(box, used, e.target.value));
+          }}
+        />
+        <input
+          className="score-input"
+          aria-label={`Score of box ${n} (%)`}
+          type="number"
+          min={0}
+          max={100}
+          step={1}
+          value={Number.isFinite(box.score) ? scorePercent(box.score) : ''}
+          onChange={(e) => updateBox(box.key, { score: percentScore(e.target.value) })}
+        />
+        <span className="box-row-meta">
+          <SourceBadge source={box.source} />
+          {name ? <span className="muted small">{name}</span> : null}
+        </span>
+      </div>
+      <div className="box-row-actions">
+        {!byPerson(box.source) ? (
+          <button
+            type="button"
+            className="small"
+            aria-label={`Confirm box ${n} as correct`}
+            title="Confirm: a person's, sure"
+            onClick={() => updateBox(box.key, confirmBox)}
+          >
+            <Check aria-hidden size={14} />
+          </button>
+        ) : null}
+        <button type="button" className="small" aria-label={`Remove box ${n}`} title="Remove the box" onClick={() => removeBox(box.key)}>
+          <Trash2 aria-hidden size={14} />
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The label, score and taxonomy of the whole image (no box): set, changed or cleared. */
+function WholeImage({ state, listId, onTyping }: { state: PhotoDraft; listId: string; onTyping: (text: string) => void }) {
+  const { draft, setPrediction, used } = state;
+  const p = draft.prediction;
+  if (!p)
+    return (
+      <div className="whole-image">
+        <h3>Whole image</h3>
+        <p className="muted small">No label for the photo as a whole.</p>
+        <div className="button-row">
+          <button type="button" className="small" onClick={() => setPrediction({ label: '' })}>
+            Set a whole-image label
+          </button>
+          <button type="button" className="small" onClick={() => setPrediction({ label: 'blank', taxonomy: null })}>
+            Blank (no animal)
+          </button>
+        </div>
+      </div>
+    );
+  return (
+    <div className="whole-image" data-prediction={p.label}>
+      <h3>Whole image</h3>
+      <div className="box-row-fields">
+        <input
+          aria-label="Whole-image label"
+          list={listId}
+          value={p.label}
+          placeholder="Species, class or blank"
+          maxLength={100}
+          autoComplete="off"
+          onFocus={(e) => onTyping(e.target.value)}
+          onChange={(e) => {
+            onTyping(e.target.value);
+            setPrediction(labelChange(p, used, e.target.value));
+          }}
+        />
+        <input
+          className="score-input"
+          aria-label="Whole-image score (%)"
+          type="number"
+          min={0}
+          max={100}
+          step={1}
+          value={Number.isFinite(p.score) ? scorePercent(p.score) : ''}
+          onChange={(e) => setPrediction({ score: percentScore(e.target.value) })}
+        />
+        <span className="box-row-meta">
+          <SourceBadge source={p.source} />
+          {taxonomyName(p.taxonomy) ? <span className="muted small">{taxonomyName(p.taxonomy)}</span> : null}
+        </span>
+      </div>
+      <TaxonomyFields legend="Taxonomy of the whole image" taxonomy={p.taxonomy} onChange={(taxonomy) => setPrediction({ taxonomy })} />
+      <button type="button" className="small" onClick={() => setPrediction(null)}>
+        <X aria-hidden size={14} /> Clear the whole-image label
+      </button>
+    </div>
+  );
+}
+
+/** Labels used on the account's photos (and in this draft), for every label field, best matches first. */
+function LabelSuggestions({ id, used, state, typed }: { id: string; used: readonly ImageLabelWire[]; state: PhotoDraft; typed: string }) {
+  return (
+    <datalist id={id}>
+      {suggestLabels(used, state.draft, typed).map((l) => (
+        <option key={l.label} value={l.label}>
+          {taxonomyName(l.taxonomy) ?? ''}
+        </option>
+      ))}
+    </datalist>
+  );
+}
+
+/** The editing panel beside the photo: the boxes, the whole image, save and discard. */
+function AnnotationPanel({ state, elements, focus }: { state: PhotoDraft; elements: Elements; focus: (f: Focus) => void }) {
+  const { draft, selected, updateBox, addBox, dirty, save, discard, saving, error, problems, message, used } = state;
+  const listId = useId();
+  const [typed, setTyped] = useState('');
+  const selectedIndex = draft.boxes.findIndex((b) => b.key === selected);
+  const selectedBox = draft.boxes[selectedIndex];
+  return (
+    <section className="card annotation-panel" aria-labelledby={`${listId}-title`}>
+      <div className="card-head">
+        <h2 id={`${listId}-title`}>Annotations</h2>
+        <button type="button" className="small" onClick={() => focus({ key: addBox().key, where: 'box' })} aria-keyshortcuts="N">
+          <Plus aria-hidden size={14} /> Add box
+        </button>
+      </div>
+      <LabelSuggestions id={listId} used={used} state={state} typed={typed} />
+      {draft.boxes.length > 0 ? (
+        <ol className="box-list" aria-label="Detections">
+          {draft.boxes.map((b, i) => (
+            <BoxRow key={b.key} box={b} n={i + 1} state={state} listId={listId} onTyping={setTyped} elements={elements} />
+          ))}
+        </ol>
+      ) : (
+        <p className="muted">No boxes. Drag on the photo to draw one, or press N.</p>
+      )}
+      {selectedBox ? (
+        <TaxonomyFields
+          legend={`Taxonomy of box ${selectedIndex + 1}`}
+          taxonomy={selectedBox.taxonomy ?? taxonomyOfLabel(used, selectedBox.label)}
+          onChange={(taxonomy) => updateBox(selectedBox.key, { taxonomy })}
+        />
+      ) : null}
+      <WholeImage state={state} listId={listId} onTyping={setTyped} />
+      <div className="annotation-actions">
+        <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || saving} aria-keyshortcuts="Control+S">
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="ghost" onClick={discard} disabled={!dirty || saving}>
+          Discard changes
+        </button>
+        <span role="status" className={dirty ? 'unsaved' : 'muted'} data-annotation-state={dirty ? 'unsaved' : 'saved'}>
+          {dirty ? 'Unsaved changes' : (message ?? '')}
+        </span>
+      </div>
+      {problems.length > 0 ? (
+        <ul className="problems error-box" role="alert">
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+      <ErrorBox error={error} />
+    </section>
+  );
+}
+
+/**
+ * A MegaDetector or SpeciesNet output file, picked or dropped: narrowed to this photo's entry and
+ * sent; its boxes replace the photo's. Replacing a person's work asks first.
+ */
+function DetectorImport({ state, filename }: { state: PhotoDraft; filename: string }) {
+  const { dirty, stored, importOutput, saving, setMessage } = state;
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [pending, setPending] = useState<(DetectorFile & { kind: 'megadetector' | 'speciesnet' | 'own' }) | null>(null);
+  const people = stored.boxes.filter((b) => byPerson(b.source)).length + (stored.prediction && byPerson(stored.prediction.source) ? 1 : 0);
+
+  const send = async (found: DetectorFile & { kind: 'megadetector' | 'speciesnet' | 'own' }) => {
+    setPending(null);
+    const result = await importOutput(found.body);
+    if ('error' in result) return setProblem(errorText(result.error));
+    setDone(importSummary(found.kind, result.draft.boxes.length, result.draft.prediction !== null));
+    setMessage(null);
+  };
+  const take = async (files: File[]) => {
+    setProblem(null);
+    setDone(null);
+    setPending(null);
+    const file = files[0];
+    if (!file) return;
+    if (file.size > DETECTOR_FILE_MAX_BYTES) return setProblem(`${file.name} is larger than ${DETECTOR_FILE_MAX_BYTES / 1024 / 1024} MB.`);
+    if (dirty) return setProblem('Save or discard your changes first: an import replaces the photo’s annotations.');
+    const found = parseDetectorFile(await file.text(), filename);
+    if (found.kind === 'problem') return setProblem(found.problem);
+    if (people > 0) return setPending(found);
+    await send(found);
+  };
+
+  return (
+    <section className="card detector-import" aria-labelledby="detector-import-title">
+      <h2 id="detector-import-title">Import detector output</h2>
+      <DropZone
+        onFiles={(files) => void take(files)}
+        disabled={saving}
+        what="a MegaDetector or SpeciesNet output file"
+        accept="application/json,.json"
+        multiple={false}
+        inputLabel="Detector output file"
+        testId="detector-dropzone"
+        hint={`The entry for ${filename} is taken; its boxes replace the photo’s.`}
+      />
+      {pending ? (
+        <div className="notice" role="alert">
+          <p>This replaces {people === 1 ? 'an annotation' : `${people} annotations`} a person made on this photo. </p>
+          <div className="button-row">
+            <button type="button" className="small danger" onClick={() => void send(pending)}>
+              Replace them
+            </button>
+            <button type="button" className="small" onClick={() => setPending(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {problem ? (
+        <p className="error-box" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+const typing = (target: EventTarget | null) => target instanceof HTMLElement && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable);
+
+/**
+ * The photo page's annotation: the photo with its boxes, the editing panel and the detector
+ * import; `side` (the photo's facts) goes below them. N adds a box anywhere on the page but in a field.
+ */
+export function PhotoAnnotator({ state, src, alt, filename, side }: { state: PhotoDraft; src: string; alt: string; filename: string; side: ReactNode }) {
+  const elements = useRef(new Map<string, HTMLElement>());
+  const [focusing, focus] = useState<Focus | null>(null);
+  // After the render that shows it: a new box, or its label field, takes the keyboard.
+  useEffect(() => {
+    if (!focusing) return;
+    elements.current.get(elementKey(focusing))?.focus();
+    focus(null);
+  }, [focusing, state.draft]);
+
+  const { addBox } = state;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+      if (e.key !== 'n' && e.key !== 'N') return;
+      e.preventDefault();
+      focus({ key: addBox().key, where: 'box' });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [addBox]);
+
+  return (
+    <div className="photo-layout">
+      <AnnotatorFrame state={state} src={src} alt={alt} focus={focus} elements={elements} />
+      <div className="photo-side">
+        <AnnotationPanel state={state} elements={elements} focus={focus} />
+        <DetectorImport state={state} filename={filename} />
+        {side}
+      </div>
+    </div>
+  );
+}

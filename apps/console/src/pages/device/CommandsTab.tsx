@@ -1,0 +1,179 @@
+import type { AvailableCommandWire, CommandWire } from '@dts/domain';
+import { type FormEvent, useState } from 'react';
+import { fieldError } from '../../api/client';
+import { type Column, DataTable } from '../../components/DataTable';
+import { SelectField, TextField } from '../../components/form';
+import { Card, ErrorBox, Loading, StatusBadge } from '../../components/ui';
+import { useAvailableCommands, useCancelCommand, useCommands, useFlushCommands, useSendCommand } from '../../hooks/commands';
+import { type FormValues, namedCommandRequest, paramFields, type RawEncoding, rawCommandRequest } from '../../lib/command-form';
+
+function NamedForm({ eui, command }: { eui: string; command: AvailableCommandWire }) {
+  const send = useSendCommand(eui);
+  const [values, setValues] = useState<FormValues>({});
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [confirmed, setConfirmed] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const built = namedCommandRequest(command, values, confirmed);
+    if ('problems' in built) return setProblems(built.problems);
+    setProblems({});
+    send.mutate(built.request, { onSuccess: () => setValues({}) });
+  };
+  return (
+    <form onSubmit={submit} noValidate className="command-form">
+      <p className="muted">{command.description}</p>
+      {paramFields(command).map((f) =>
+        f.kind === 'boolean' ? (
+          <label key={f.name} className="check">
+            <input type="checkbox" checked={values[f.name] === true} onChange={(e) => setValues({ ...values, [f.name]: e.target.checked })} /> {f.name}:{' '}
+            {f.description}
+          </label>
+        ) : (
+          <TextField
+            key={f.name}
+            label={f.name}
+            hint={[f.description, f.minimum !== undefined ? `from ${f.minimum}` : '', f.maximum !== undefined ? `to ${f.maximum}` : '']
+              .filter(Boolean)
+              .join(' ')}
+            inputMode={f.kind === 'text' ? 'text' : 'numeric'}
+            value={String(values[f.name] ?? '')}
+            onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
+            error={problems[f.name] ?? fieldError(send.error, `params.${f.name}`) ?? fieldError(send.error, f.name)}
+          />
+        ),
+      )}
+      <label className="check">
+        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> Confirmed downlink (the device acknowledges)
+      </label>
+      <ErrorBox error={send.error} />
+      <button type="submit" className="primary" disabled={send.isPending}>
+        Send {command.name}
+      </button>
+    </form>
+  );
+}
+
+function RawForm({ eui }: { eui: string }) {
+  const send = useSendCommand(eui);
+  const [port, setPort] = useState('1');
+  const [encoding, setEncoding] = useState<RawEncoding>('payload_hex');
+  const [payload, setPayload] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const built = rawCommandRequest(port, encoding, payload, confirmed);
+    if ('problems' in built) return setProblems(built.problems);
+    setProblems({});
+    send.mutate(built.request, { onSuccess: () => setPayload('') });
+  };
+  return (
+    <form onSubmit={submit} noValidate className="command-form">
+      <div className="grid-2">
+        <TextField
+          label="FPort"
+          inputMode="numeric"
+          value={port}
+          onChange={(e) => setPort(e.target.value)}
+          error={problems.port ?? fieldError(send.error, 'port')}
+        />
+        <SelectField
+          label="Encoding"
+          value={encoding}
+          onChange={(e) => setEncoding(e.target.value as RawEncoding)}
+          options={[
+            { value: 'payload_hex', label: 'Hexadecimal' },
+            { value: 'payload_base64', label: 'Base64' },
+            { value: 'payload_ASCII', label: 'ASCII text' },
+          ]}
+        />
+      </div>
+      <TextField
+        label="Payload"
+        className="mono"
+        value={payload}
+        onChange={(e) => setPayload(e.target.value)}
+        error={problems.payload ?? fieldError(send.error, encoding)}
+      />
+      <label className="check">
+        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> Confirmed downlink
+      </label>
+      <ErrorBox error={send.error} />
+      <button type="submit" className="primary" disabled={send.isPending}>
+        Send raw downlink
+      </button>
+    </form>
+  );
+}
+
+/** Send a named or raw downlink; the list below moves through its statuses live; cancel what has not left. */
+export function CommandsTab({ eui }: { eui: string }) {
+  const commands = useCommands(eui);
+  const available = useAvailableCommands(eui);
+  const cancel = useCancelCommand(eui);
+  const flush = useFlushCommands(eui);
+  const waiting = (commands.data ?? []).filter((c) => c.status === 'Created' || c.status === 'Scheduled').length;
+  const [choice, setChoice] = useState('');
+  const named = available.data?.find((c) => c.name === choice);
+  const columns: Column<CommandWire>[] = [
+    { key: 'time', header: 'Created (UTC)', className: 'nowrap mono', render: (c) => c.time_stamp },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (c) => (
+        <span data-command-status={c.status}>
+          <StatusBadge status={c.status} />
+          {c.reason ? ` ${c.reason}` : ''}
+        </span>
+      ),
+    },
+    { key: 'port', header: 'Port', className: 'num', render: (c) => c.port },
+    { key: 'hex', header: 'Payload (hex)', className: 'mono', render: (c) => c.payload_hex },
+    { key: 'confirmed', header: 'Confirmed', render: (c) => (c.confirmed ? 'yes' : 'no') },
+    {
+      key: 'cancel',
+      header: 'Action',
+      render: (c) =>
+        // Not on the device yet: still ours, or waiting in the network's queue.
+        c.status === 'Created' || c.status === 'Scheduled' ? (
+          <button type="button" className="ghost small" onClick={() => cancel.mutate(c.uid)} disabled={cancel.isPending} aria-label={`Cancel command ${c.uid}`}>
+            Cancel
+          </button>
+        ) : null,
+    },
+  ];
+  return (
+    <div className="device-grid">
+      <Card title="Send a command" id="send-command">
+        <SelectField
+          label="Command"
+          value={choice}
+          onChange={(e) => setChoice(e.target.value)}
+          empty="Raw downlink (port and bytes)"
+          options={(available.data ?? []).map((c) => ({ value: c.name, label: c.name }))}
+        />
+        <ErrorBox error={available.error} />
+        {named ? <NamedForm key={named.name} eui={eui} command={named} /> : <RawForm eui={eui} />}
+      </Card>
+      <Card
+        title="Commands"
+        id="commands"
+        actions={
+          waiting > 0 ? (
+            <button type="button" className="ghost small" onClick={() => flush.mutate()} disabled={flush.isPending}>
+              Cancel all waiting ({waiting})
+            </button>
+          ) : null
+        }
+      >
+        <ErrorBox error={commands.error ?? cancel.error ?? flush.error} />
+        {flush.data && flush.data.kept.length > 0 ? <p role="status">Kept: {flush.data.kept.map((k) => `#${k.uid} (${k.reason})`).join('; ')}</p> : null}
+        {commands.isPending ? <Loading what="Loading commands" /> : null}
+        {commands.data && commands.data.length === 0 ? <p className="empty">No command sent yet.</p> : null}
+        {commands.data && commands.data.length > 0 ? (
+          <DataTable caption="Commands, newest first, status updated live" columns={columns} rows={commands.data} rowKey={(c) => c.uid} maxHeight="420px" />
+        ) : null}
+      </Card>
+    </div>
+  );
+}

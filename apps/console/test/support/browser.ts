@@ -1,0 +1,71 @@
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './service';
+
+/** Screenshots of every page, kept as artifacts of the run (git-ignored). */
+export const SCREENSHOTS = join(ROOT, 'tmp', 'console-screenshots');
+
+/**
+ * Debian's Chromium, headless, with no background traffic to the (closed) network. Playwright
+ * starts it on a fresh temporary profile (its own --user-data-dir); each account gets a context
+ * of its own (its own cookies).
+ */
+export async function launch(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A page in a context of its own: 1366×900, UTC, downloads kept. */
+export async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true, timezoneId: 'UTC' });
+  return context.newPage();
+}
+
+/** What a page reported that must not happen: script errors and Content-Security-Policy violations. */
+export function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+  });
+  return problems;
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * axe-core run inside the page (through the DevTools protocol, so the page's CSP, which forbids
+ * inline scripts, stays as it is): the serious and critical violations.
+ */
+export async function axe(page: Page): Promise<AxeViolation[]> {
+  const violations = (await page.evaluate(
+    `(async () => { ${AXE}; const r = await axe.run(document, { resultTypes: ['violations'] }); return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target })) })); })()`,
+  )) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Screenshot of the whole page under tmp/console-screenshots, then the accessibility scan. */
+export async function snapshot(page: Page, name: string): Promise<AxeViolation[]> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  return axe(page);
+}

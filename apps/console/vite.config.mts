@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The console is served by the api under /console/ (same origin: cookie sessions, no CORS).
+ * @dts/domain and @dts/client are compiled from their sources, as the api does.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/console/',
+  plugins: [react()],
+  resolve: {
+    alias: {
+      '@dts/domain': `${root}libs/domain/src/index.ts`,
+      '@dts/client': `${root}libs/client/src/index.ts`,
+    },
+  },
+  build: {
+    outDir: `${root}dist/console`,
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    // Hashed names are cached for a year; index.html is not cached (apps/api console module).
+    assetsDir: 'assets',
+    chunkSizeWarningLimit: 600,
+    // Every asset a file of its own: the CSP allows images from 'self' and the tile host, not data: URLs.
+    assetsInlineLimit: 0,
+  },
+});

@@ -1,0 +1,92 @@
+import type {
+  CodecTryWire,
+  CodecWire,
+  CreateCodecRequest,
+  ImportCodecRequest,
+  TryCodecRequest,
+  UpdateCodecRequest,
+  CreateNetworkRequest,
+  DataRowWire,
+  FilteredDataMetaWire,
+  FilteredDataRowWire,
+  HistoryQuery,
+  ImageDetailWire,
+  ImageUploadForm,
+  IngestResultWire,
+  NetworkConfigWire,
+  RestUplinkRequest,
+  SeriesQuery,
+  SeriesWire,
+  TableQuery,
+  UplinkRecordWire,
+  UplinkTestWire,
+} from '@dts/domain';
+import { ROUTES } from '../routes';
+import type { Transport } from '../transport';
+import { liveEvents, type LiveEvent } from './live';
+import { type Bytes, imageForm, query } from './request-helpers';
+
+export const ingestApi = (t: Transport) => ({
+  /** The Things Stack v3 webhook message (uplink or downlink event). */
+  ttn: (message: unknown) => t.data<IngestResultWire>(ROUTES.ingestTtn, { body: message, credentials: 'ingest' }),
+  /** A ChirpStack v4 HTTP integration event. */
+  chirpstack: (message: unknown, event: 'up' | 'txack' | 'ack' = 'up') =>
+    t.data<IngestResultWire>(ROUTES.ingestChirpstack, { body: message, query: { event }, credentials: 'ingest' }),
+  /** Our own format: one uplink or up to 1,000. */
+  rest: (items: RestUplinkRequest | readonly RestUplinkRequest[]) => t.data<IngestResultWire>(ROUTES.ingestRest, { body: items, credentials: 'ingest' }),
+  /** An HTTP JSON network (the global uid 5, or the account's own): the sender's JSON, read through the network's mapping. */
+  http: (networkUid: number, body: unknown) => t.data<IngestResultWire>(ROUTES.ingestHttp, { params: { uid: networkUid }, body, credentials: 'ingest' }),
+  /** A camera-trap photo for the device `devEUI`. */
+  image: (bytes: Bytes, form: ImageUploadForm & { devEUI: string }) =>
+    t.data<ImageDetailWire>(ROUTES.ingestImage, { form: imageForm(bytes, { ...form }), credentials: 'ingest' }),
+});
+
+export const uplinksApi = (t: Transport) => ({
+  /** One record per uplink, oldest first unless `order: 'desc'`; `issues` keeps the uplinks whose decoding reported errors, warnings, either or neither. */
+  table: (eui: string, q?: TableQuery) => t.data<UplinkRecordWire[]>(ROUTES.uplinksTable, { params: { eui }, query: query(q) }),
+  /** Measurement rows (overview form). */
+  data: (eui: string, q?: HistoryQuery) => t.data<DataRowWire[]>(ROUTES.uplinksData, { params: { eui }, query: query(q) }),
+  /** Rows of the chosen members (data type aliases), with `meta` {data_types, cache_file_version}. */
+  dataFiltered: async (eui: string, filter: readonly string[], q?: HistoryQuery) => {
+    const res = await t.request<FilteredDataRowWire[], FilteredDataMetaWire>(ROUTES.uplinksData, { params: { eui }, query: { ...query(q), filter } });
+    return { rows: res.data, meta: res.meta };
+  },
+  /**
+   * The history as CSV (RFC 4180, header line) or NDJSON (one row object per line), unwrapped:
+   * the text as the service streams it. `filter` applies to `data` only.
+   */
+  export: async (what: 'table' | 'data', eui: string, format: 'csv' | 'ndjson', q?: TableQuery & { filter?: readonly string[] }) => {
+    const res = await t.raw(what === 'table' ? ROUTES.uplinksTable : ROUTES.uplinksData, { params: { eui }, query: { ...query(q), format } });
+    return res.text();
+  },
+  /**
+   * New uplinks and command status changes of the device as they happen (Server-Sent Events).
+   * With `lastEventId` (an uplink uid) the uplinks after it come first. Runs until the loop is left
+   * or `signal` aborts; failures before the stream starts are ApiErrors.
+   */
+  live: (eui: string, options: { lastEventId?: string | number; signal?: AbortSignal } = {}): AsyncIterable<LiveEvent> =>
+    liveEvents(t, ROUTES.uplinksLive, { eui }, options),
+  /** Members aggregated into time buckets (min, avg, max, count), as columns aligned with `t`. */
+  series: (eui: string, q: SeriesQuery) => t.data<SeriesWire>(ROUTES.uplinksSeries, { params: { eui }, query: query(q) }),
+  /** The newest stored uplink decoded again with the current decoder; nothing is stored. */
+  test: (eui: string) => t.data<UplinkTestWire>(ROUTES.uplinksTest, { params: { eui } }),
+});
+
+export const codecsApi = (t: Transport) => ({
+  list: () => t.data<CodecWire[]>(ROUTES.codecsList),
+  create: (body: CreateCodecRequest) => t.data<CodecWire>(ROUTES.codecsCreate, { body }),
+  get: (uid: number) => t.data<CodecWire>(ROUTES.codecsGet, { params: { uid } }),
+  /** A new script runs the codec's examples again and re-decodes its devices' history. */
+  update: (uid: number, body: UpdateCodecRequest) => t.data<CodecWire>(ROUTES.codecsUpdate, { params: { uid }, body }),
+  /** A codec in The Things Network device repository's layout: its codec YAML and the scripts it names. */
+  import: (body: ImportCodecRequest) => t.data<CodecWire>(ROUTES.codecsImport, { body }),
+  /** A draft script on given bytes and/or a codec's examples; nothing is stored. */
+  try: (body: TryCodecRequest) => t.data<CodecTryWire>(ROUTES.codecsTry, { body }),
+  remove: (uid: number) => t.data<{ uid: number; deleted: true }>(ROUTES.codecsRemove, { params: { uid } }),
+});
+
+export const networksApi = (t: Transport) => ({
+  list: () => t.data<NetworkConfigWire[]>(ROUTES.networksList),
+  create: (body: CreateNetworkRequest) => t.data<NetworkConfigWire>(ROUTES.networksCreate, { body }),
+  remove: (uid: number) => t.data<{ uid: number; deleted: true }>(ROUTES.networksRemove, { params: { uid } }),
+});

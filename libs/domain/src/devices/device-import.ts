@@ -1,0 +1,342 @@
+import { normalizeEui } from '../eui';
+import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH, type DeviceImportFormat } from '../wire/device';
+import type { AnyJson } from '../wire/json';
+
+/** Rows one import may hold (docs/api.md §4). */
+export const DEVICE_IMPORT_MAX_ROWS = 10_000;
+/** The columns of our CSV, in the template's order. */
+export const DEVICE_IMPORT_COLUMNS = ['eui', 'label', 'type', 'decoder', 'network', 'icon', 'folder', 'tags'] as const;
+/** The template a person fills in: the header and one example row. */
+export const DEVICE_IMPORT_TEMPLATE = `${DEVICE_IMPORT_COLUMNS.join(',')}\n70B3D57ED0000001,Greenhouse sensor,,Cayenne LPP,,,Site A,"indoor, greenhouse"\n`;
+export const DEVICE_TAGS_MAX_BYTES = 4096;
+const UTF8 = new TextEncoder();
+
+type Column = (typeof DEVICE_IMPORT_COLUMNS)[number];
+/** A reference by uid, or by name (a decoder's, network's, device type's or icon's). */
+export type ImportReference = number | string | null;
+
+/** A row as read, before its references are resolved against the account. */
+export interface ImportedDevice {
+  row: number;
+  eui: string;
+  label: string | null;
+  type: ImportReference;
+  decoder: ImportReference;
+  network: ImportReference;
+  icon: ImportReference;
+  folder: string | null;
+  tags: AnyJson;
+}
+
+export interface ImportProblem {
+  row: number | null;
+  field: string;
+  message: string;
+}
+
+export interface ReadImport {
+  format: DeviceImportFormat;
+  devices: ImportedDevice[];
+  problems: ImportProblem[];
+}
+
+/** The Things Stack's network uid and ChirpStack's (docs/api.md §12): their exports' devices are on them. */
+const TTS_NETWORK = 2;
+const CHIRPSTACK_NETWORK = 3;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const rowField = (index: number, member: string) => `rows[${index}].${member}`;
+
+/**
+ * Reads a bulk import: our rows (a JSON array of objects, or CSV with a header line), or another
+ * network server's device export — The Things Stack's end devices (`ttn-lw-cli end-devices list`:
+ * an array of EndDevice objects; its API's `{end_devices}`; its CSV import format, `;`-separated
+ * with `dev_eui`) or ChirpStack v4's (`{totalCount, result}` of its device list, or a list of its
+ * devices). Each row is checked on its own (EUI, label, folder, tags, reference forms); references
+ * are resolved against the account, and EUIs against the database, by the caller.
+ */
+export function readDeviceImport(body: unknown): ReadImport {
+  if (typeof body === 'string') return readCsv(body);
+  if (Array.isArray(body)) {
+    const first = body[0];
+    if (isObject(first) && isObject(first.ids)) return fromTts(body, 'rows');
+    if (isObject(first) && ('devEui' in first || isObject(first.device))) return fromChirpstack(body, 'rows');
+    return fromRows(body);
+  }
+  if (isObject(body)) {
+    if (Array.isArray(body.end_devices)) return fromTts(body.end_devices, 'end_devices');
+    if (isObject(body.ids)) return fromTts([body], 'rows');
+    if (Array.isArray(body.result)) return fromChirpstack(body.result, 'result');
+    if (isObject(body.device)) return fromChirpstack([body], 'rows');
+  }
+  return {
+    format: 'rows',
+    devices: [],
+    problems: [{ row: null, field: 'body', message: 'an import is a JSON array of devices, CSV, or a The Things Stack or ChirpStack device export' }],
+  };
+}
+
+function tooMany(count: number): ImportProblem | null {
+  return count > DEVICE_IMPORT_MAX_ROWS
+    ? { row: null, field: 'rows', message: `an import has at most ${DEVICE_IMPORT_MAX_ROWS} rows (this one ${count})` }
+    : null;
+}
+
+/** Our JSON rows: the CSV's members, or the registration's names (`type_ref`…). */
+function fromRows(items: unknown[]): ReadImport {
+  const problems: ImportProblem[] = [];
+  const devices: ImportedDevice[] = [];
+  const many = tooMany(items.length);
+  if (many) return { format: 'rows', devices, problems: [many] };
+  const aliases: Record<string, Column> = { devEUI: 'eui', dev_eui: 'eui', type_ref: 'type', decoder_ref: 'decoder', network_ref: 'network', icon_ref: 'icon' };
+  items.forEach((item, index) => {
+    if (!isObject(item)) {
+      problems.push({ row: index + 1, field: `rows[${index}]`, message: `row ${index + 1}: a row is an object` });
+      return;
+    }
+    const cells: Partial<Record<Column, unknown>> = {};
+    for (const [key, value] of Object.entries(item)) {
+      const column = (DEVICE_IMPORT_COLUMNS as readonly string[]).includes(key) ? (key as Column) : aliases[key];
+      if (!column) problems.push({ row: index + 1, field: rowField(index, key), message: `row ${index + 1}: ${key} is not a member of a device row` });
+      else cells[column] = value;
+    }
+    const device = readRow(index, cells, problems, null);
+    if (device) devices.push(device);
+  });
+  return { format: 'rows', devices, problems };
+}
+
+/** One row's members, checked; null when its EUI is unusable (the problem is recorded). */
+function readRow(
+  index: number,
+  cells: Partial<Record<Column, unknown>>,
+  problems: ImportProblem[],
+  defaultNetwork: number | null,
+  euiField = 'eui',
+): ImportedDevice | null {
+  const row = index + 1;
+  const problem = (member: string, message: string) => problems.push({ row, field: rowField(index, member), message: `row ${row}: ${message}` });
+  const eui = normalizeEui(cells.eui);
+  if (!eui) problem(euiField, cells.eui === undefined || cells.eui === '' ? 'the EUI is missing' : `${show(cells.eui)} is not an EUI (16 hexadecimal digits)`);
+  const text = (member: 'label' | 'folder', max: number): string | null => {
+    const value = cells[member];
+    if (value === undefined || value === null || value === '') return null;
+    if (typeof value !== 'string') {
+      problem(member, `${member} must be text`);
+      return null;
+    }
+    if (value.length > max) problem(member, `${member} has more than ${max} characters`);
+    if (value.includes('\u0000')) problem(member, `${member} contains a NUL character`);
+    return value;
+  };
+  const label = text('label', DEVICE_LABEL_MAX_LENGTH);
+  const folder = text('folder', DEVICE_FOLDER_MAX_LENGTH);
+  const reference = (member: 'type' | 'decoder' | 'network' | 'icon'): ImportReference => {
+    const value = cells[member];
+    if (value === undefined || value === null || value === '') return member === 'network' ? defaultNetwork : null;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 2_147_483_647) return value;
+    if (typeof value === 'string' && /^\d{1,10}$/.test(value.trim()) && Number(value) >= 1 && Number(value) <= 2_147_483_647) return Number(value);
+    if (typeof value === 'string' && value.trim().length > 0 && value.length <= 200) return value.trim();
+    problem(member, `${member} must be a uid or a name`);
+    return null;
+  };
+  const type = reference('type');
+  const decoder = reference('decoder');
+  const network = reference('network');
+  const icon = reference('icon');
+  const given: unknown = cells.tags ?? null;
+  // The cells come from parsed JSON or CSV text: whatever they hold is JSON.
+  const tags = (typeof given === 'string' ? tagsFromText(given) : given) as AnyJson;
+  if (tags !== null && UTF8.encode(JSON.stringify(tags) ?? '').length > DEVICE_TAGS_MAX_BYTES)
+    problem('tags', `tags must be JSON of at most ${DEVICE_TAGS_MAX_BYTES} bytes`);
+  return eui ? { row, eui, label, type, decoder, network, icon, folder, tags } : null;
+}
+
+/** A CSV cell's tags: JSON when it starts with `[` or `{`, else a list separated by commas; empty: none. */
+function tagsFromText(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed) as unknown;
+    } catch {
+      // not JSON after all: a list
+    }
+  }
+  const list = trimmed
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return list.length > 0 ? list : null;
+}
+
+/**
+ * The Things Stack's EndDevice objects: `ids.dev_eui`, `name` (else `ids.device_id`) as the label,
+ * `attributes` as tags, the application as the folder; on The Things Stack's network.
+ */
+function fromTts(items: unknown[], at: string): ReadImport {
+  const problems: ImportProblem[] = [];
+  const devices: ImportedDevice[] = [];
+  const many = tooMany(items.length);
+  if (many) return { format: 'tts', devices, problems: [many] };
+  items.forEach((item, index) => {
+    const ids = isObject(item) && isObject(item.ids) ? item.ids : null;
+    if (!isObject(item) || !ids) {
+      problems.push({ row: index + 1, field: `rows[${index}]`, message: `row ${index + 1}: an end device of ${at} has ids` });
+      return;
+    }
+    const application = isObject(ids.application_ids) && typeof ids.application_ids.application_id === 'string' ? ids.application_ids.application_id : null;
+    const name = typeof item.name === 'string' && item.name !== '' ? item.name : typeof ids.device_id === 'string' ? ids.device_id : null;
+    const attributes = isObject(item.attributes) && Object.keys(item.attributes).length > 0 ? item.attributes : null;
+    const device = readRow(index, { eui: ids.dev_eui, label: name, folder: application, tags: attributes }, problems, TTS_NETWORK, 'ids.dev_eui');
+    if (device) devices.push(device);
+  });
+  return { format: 'tts', devices, problems };
+}
+
+/**
+ * ChirpStack v4's devices: `devEui`, `name` as the label, `tags` as tags, the device profile's
+ * name as the folder (a list item has it; a device object `{device: {...}}` has only its id);
+ * on ChirpStack's network.
+ */
+function fromChirpstack(items: unknown[], at: string): ReadImport {
+  const problems: ImportProblem[] = [];
+  const devices: ImportedDevice[] = [];
+  const many = tooMany(items.length);
+  if (many) return { format: 'chirpstack', devices, problems: [many] };
+  items.forEach((item, index) => {
+    const device = isObject(item) && isObject(item.device) ? item.device : item;
+    if (!isObject(device) || !('devEui' in device)) {
+      problems.push({ row: index + 1, field: `rows[${index}]`, message: `row ${index + 1}: a device of ${at} has devEui` });
+      return;
+    }
+    const tags = isObject(device.tags) && Object.keys(device.tags).length > 0 ? device.tags : null;
+    const folder = typeof device.deviceProfileName === 'string' && device.deviceProfileName !== '' ? device.deviceProfileName : null;
+    const read = readRow(
+      index,
+      { eui: device.devEui, label: typeof device.name === 'string' ? device.name : null, folder, tags },
+      problems,
+      CHIRPSTACK_NETWORK,
+      'devEui',
+    );
+    if (read) devices.push(read);
+  });
+  return { format: 'chirpstack', devices, problems };
+}
+
+/**
+ * CSV (RFC 4180: quotes, doubled quotes, CRLF or LF, a header line). Our columns by name in any
+ * order and case; or The Things Stack's CSV import format (`;`-separated, `dev_eui` and `join_eui`
+ * among its columns: `name`, else `id`, is the label; its other columns are ignored, as it does).
+ */
+function readCsv(text: string): ReadImport {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const firstLine = source.slice(0, source.search(/\r?\n|$/));
+  const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
+  const parsed = parseCsv(source, delimiter, DEVICE_IMPORT_MAX_ROWS + 1);
+  if ('error' in parsed) return { format: 'csv', devices: [], problems: [{ row: null, field: 'body', message: parsed.error }] };
+  const [header, ...lines] = parsed.rows;
+  if (!header || header.every((h) => h.trim() === ''))
+    return { format: 'csv', devices: [], problems: [{ row: null, field: 'body', message: 'the CSV has no header line' }] };
+  const names = header.map((h) => h.trim().toLowerCase());
+  const tts = names.includes('dev_eui') && (names.includes('join_eui') || names.includes('app_eui'));
+  const format: DeviceImportFormat = tts ? 'tts-csv' : 'csv';
+  const problems: ImportProblem[] = [];
+  const devices: ImportedDevice[] = [];
+  if (parsed.truncated || lines.length > DEVICE_IMPORT_MAX_ROWS)
+    return { format, devices, problems: [{ row: null, field: 'rows', message: `an import has at most ${DEVICE_IMPORT_MAX_ROWS} rows` }] };
+  const aliases: Record<string, Column> = tts ? { dev_eui: 'eui', name: 'label' } : { deveui: 'eui', dev_eui: 'eui', name: 'label' };
+  const columns = names.map((name) => ((DEVICE_IMPORT_COLUMNS as readonly string[]).includes(name) && !tts ? (name as Column) : (aliases[name] ?? null)));
+  if (!tts) {
+    names.forEach((name, i) => {
+      if (columns[i] === null)
+        problems.push({
+          row: null,
+          field: `columns.${name || i + 1}`,
+          message: `${name || `column ${i + 1}`} is not a column of the import (${DEVICE_IMPORT_COLUMNS.join(', ')})`,
+        });
+    });
+    const seen = new Set<string>();
+    for (const c of columns) {
+      if (c && seen.has(c)) problems.push({ row: null, field: `columns.${c}`, message: `${c} is a column twice` });
+      if (c) seen.add(c);
+    }
+  }
+  if (!columns.includes('eui')) problems.push({ row: null, field: 'columns.eui', message: `the CSV has no ${tts ? 'dev_eui' : 'eui'} column` });
+  if (problems.length > 0) return { format, devices, problems };
+  const idColumn = names.indexOf('id');
+  lines.forEach((cells, index) => {
+    if (cells.length === 1 && cells[0] === '') return; // a blank line
+    if (cells.length !== header.length) {
+      problems.push({ row: index + 1, field: `rows[${index}]`, message: `row ${index + 1}: ${cells.length} fields where the header has ${header.length}` });
+      return;
+    }
+    const row: Partial<Record<Column, unknown>> = {};
+    columns.forEach((column, i) => {
+      if (column) row[column] = cells[i];
+    });
+    if (tts && (row.label === undefined || row.label === '') && idColumn >= 0) row.label = cells[idColumn];
+    const device = readRow(index, row, problems, tts ? TTS_NETWORK : null, tts ? 'dev_eui' : 'eui');
+    if (device) devices.push(device);
+  });
+  return { format, devices, problems };
+}
+
+/** RFC 4180 records; stops after `maxRows` (truncated). */
+export function parseCsv(text: string, delimiter = ',', maxRows = Infinity): { rows: string[][]; truncated: boolean } | { error: string } {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let i = 0;
+  const endRow = () => {
+    row.push(cell);
+    rows.push(row);
+    row = [];
+    cell = '';
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
+      }
+      cell += c;
+      i++;
+      continue;
+    }
+    if (c === '"' && cell === '') {
+      quoted = true;
+      i++;
+    } else if (c === delimiter) {
+      row.push(cell);
+      cell = '';
+      i++;
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      endRow();
+      i += 2;
+    } else if (c === '\n') {
+      endRow();
+      i++;
+    } else {
+      cell += c;
+      i++;
+    }
+    if (rows.length > maxRows) return { rows, truncated: true };
+  }
+  if (quoted) return { error: `a quoted field is not closed (line ${rows.length + 1})` };
+  if (cell !== '' || row.length > 0) endRow();
+  return { rows, truncated: false };
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

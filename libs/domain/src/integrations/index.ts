@@ -1,0 +1,6 @@
+export * from './device-filter';
+export * from './event-body';
+export * from './integration';
+export * from './retry-schedule';
+export * from './topic-template';
+export * from './webhook-signature';

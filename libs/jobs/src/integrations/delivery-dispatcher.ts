@@ -1,0 +1,168 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { renderTopic, retryDelayMs, retryWindowOver, webhookSecretKey } from '@dts/domain';
+import { type ClaimedLane, DeliveriesRepository, IntegrationsRepository, type IntegrationTarget, type OutgoingDelivery } from '@dts/persistence';
+import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
+import { type AttemptOutcome, errorText } from './attempt';
+import { MqttTransport } from './mqtt-transport';
+import { SuccessRecorder } from './success-recorder';
+import { WebhookTransport } from './webhook-transport';
+
+/** Deliveries read from a lane at a time. */
+const LANE_BATCH = 200;
+/** A lane whose work fails unexpectedly (the database) is due again after this. */
+const LANE_ERROR_RETRY_MS = 5_000;
+
+/**
+ * Sends what the router queued. Up to INTEGRATION_CONCURRENCY lanes (integration × device) at once
+ * per worker; inside a lane, one delivery at a time in id order, so a device's events arrive in
+ * order, and the first failure stops the lane until its backoff ends (other devices go on).
+ *
+ * A lane is held by a lease (its `next_at` moved ahead): a worker that dies mid-delivery loses it
+ * when the lease ends and another worker sends that delivery again (at least once; the receiver
+ * drops the duplicate by its `webhook-id`), and only a recorded outcome moves a delivery on, so each
+ * is recorded once.
+ */
+@Injectable()
+export class DeliveryDispatcher {
+  private readonly logger = new Logger('DeliveryDispatcher');
+  private inFlight = 0;
+  private filling = false;
+  private refill = false;
+  private stopped = false;
+  private readonly lanes = new Set<Promise<void>>();
+  private readonly lastHealthy = new Map<number, number>();
+
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly integrations: IntegrationsRepository,
+    private readonly crypto: TokenCryptoService,
+    private readonly webhooks: WebhookTransport,
+    private readonly mqtt: MqttTransport,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** How long a claimed lane is ours: the attempts of a batch stop well before it ends. */
+  private get leaseMs(): number {
+    return Math.max(5_000, this.config.integrations.timeoutMs * 3);
+  }
+
+  /** Claims due lanes while slots are free. Safe to call at any time, as often as wanted. */
+  wake(): void {
+    void this.fill();
+  }
+
+  /** Stops claiming, and waits for the lanes in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.lanes]);
+  }
+
+  private async fill(): Promise<void> {
+    if (this.filling) {
+      this.refill = true;
+      return;
+    }
+    this.filling = true;
+    try {
+      do {
+        this.refill = false;
+        const free = this.config.integrations.concurrency - this.inFlight;
+        if (free <= 0 || this.stopped) break;
+        const claimed = await this.deliveries.claimLanes(free, this.leaseMs);
+        for (const lane of claimed) this.start(lane);
+        if (claimed.length === free) this.refill = true;
+      } while (this.refill && !this.stopped);
+    } catch (error) {
+      this.logger.warn(`claiming lanes failed: ${errorText(error)}`);
+    } finally {
+      this.filling = false;
+    }
+  }
+
+  private start(lane: ClaimedLane): void {
+    this.inFlight++;
+    const run = this.lane(lane).finally(() => {
+      this.inFlight--;
+      this.lanes.delete(run);
+      if (!this.stopped) this.wake();
+    });
+    this.lanes.add(run);
+  }
+
+  private async lane(lane: ClaimedLane): Promise<void> {
+    let outcome: { retryAt: Date | null; more: boolean } = { retryAt: null, more: false };
+    try {
+      outcome = await this.sendLane(lane);
+    } catch (error) {
+      this.logger.warn(`lane ${lane.integration_id}/${lane.device_id}: ${errorText(error)}`);
+      outcome = { retryAt: new Date(Date.now() + LANE_ERROR_RETRY_MS), more: false };
+    }
+    await this.deliveries.release(lane, outcome).catch((error: unknown) => this.logger.warn(`releasing a lane failed: ${errorText(error)}`));
+  }
+
+  private async sendLane(lane: ClaimedLane): Promise<{ retryAt: Date | null; more: boolean }> {
+    const target = await this.integrations.target(lane.integration_id);
+    // Deleted (its deliveries went with it) or disabled: the lane waits until it is enabled again.
+    if (!target || !target.enabled) return { retryAt: null, more: false };
+    const batch = await this.deliveries.pending(lane, LANE_BATCH);
+    const send = this.sender(target);
+    const deadline = Date.now() + this.leaseMs / 2;
+    const done = new SuccessRecorder(this.deliveries, () => this.healthy(target));
+    let sent = 0;
+    try {
+      for (const delivery of batch) {
+        if (Date.now() > deadline || this.stopped) return { retryAt: null, more: true };
+        const result = await send(delivery);
+        sent++;
+        if (result.ok) {
+          done.add({ id: delivery.id, status: result.status, latencyMs: result.latencyMs, error: null });
+          continue;
+        }
+        await done.drain();
+        const now = Date.now();
+        const giveUp = retryWindowOver(delivery.created_at.getTime(), now, this.config.integrations.retryWindowMs);
+        const retryAt = giveUp ? null : new Date(now + retryDelayMs(delivery.attempts + 1));
+        await this.deliveries.attemptFailed({ id: delivery.id, status: result.status, latencyMs: result.latencyMs, error: result.error }, retryAt);
+        const disabled = await this.integrations.failed(target.uid, result.error ?? 'failed', this.config.integrations.disableAfterMs, result.gone);
+        if (disabled) {
+          this.logger.warn(`integration ${target.uid} disabled: ${result.error}`);
+          return { retryAt: null, more: false };
+        }
+        // Given up: the lane goes on with the device's next event; else it waits for the retry.
+        if (!retryAt) continue;
+        return { retryAt, more: false };
+      }
+    } finally {
+      await done.drain();
+    }
+    return { retryAt: null, more: sent === LANE_BATCH };
+  }
+
+  /** The integration's health is written on a change, or once a minute per worker: not per delivery. */
+  private async healthy(target: IntegrationTarget): Promise<void> {
+    const last = this.lastHealthy.get(target.uid) ?? 0;
+    if (target.failing_since !== null || Date.now() - last > 60_000) {
+      this.lastHealthy.set(target.uid, Date.now());
+      await this.integrations.succeeded(target.uid);
+      target.failing_since = null;
+    }
+  }
+
+  private sender(target: IntegrationTarget): (d: OutgoingDelivery) => Promise<AttemptOutcome> {
+    if (target.kind === 'webhook') {
+      const key = target.secret_encrypted ? webhookSecretKey(this.crypto.decrypt(target.secret_encrypted)) : null;
+      return async (d) =>
+        key ? this.webhooks.send(target.url, key, `evt_${d.event_id}`, d.body) : { ok: false, status: null, latencyMs: 0, error: 'no secret', gone: false };
+    }
+    const settings = {
+      integration: target.uid,
+      url: target.url,
+      username: target.username,
+      password: target.password_encrypted ? this.crypto.decrypt(target.password_encrypted) : null,
+      version: target.updated_at.toISOString(),
+    };
+    const template = target.topic ?? 'dts/{devEUI}/{event}';
+    return (d) =>
+      this.mqtt.publish(settings, renderTopic(template, { devEUI: d.eui, event: d.kind, account: String(target.account_id) }), d.body, target.qos ?? 1);
+  }
+}

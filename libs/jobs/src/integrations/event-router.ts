@@ -1,0 +1,83 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { alertMailJobId, type PreparedFence, prepareFence } from '@dts/domain';
+import { type AlertChange, EventRoutingRepository, LiveBus } from '@dts/persistence';
+import { JobQueue } from '@dts/platform';
+import { errorText } from './attempt';
+import { decideRouting } from './routing-decisions';
+
+/** Events routed per transaction. */
+const ROUTE_BATCH = 1_000;
+
+/**
+ * Routes the outbox: one batch per transaction until none is left, one router at a time across the
+ * workers (the repository's advisory lock). After each batch the dispatcher is woken for the
+ * deliveries it queued, and the alerts it raised or cleared are announced to the live feeds.
+ */
+@Injectable()
+export class EventRouter {
+  private readonly logger = new Logger('EventRouter');
+  /** Prepared fences, and the revision each was prepared from: an edited fence is read and prepared again. */
+  private readonly fences = new Map<number, PreparedFence>();
+  private readonly fenceRevisions = new Map<number, number>();
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  onDeliveries: () => void = () => undefined;
+
+  constructor(
+    private readonly routing: EventRoutingRepository,
+    private readonly bus: LiveBus,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().finally(() => {
+      this.running = null;
+      if (this.again) this.wake();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    this.again = false;
+    try {
+      for (;;) {
+        const routed = await this.routing.routeBatch(ROUTE_BATCH, this.fenceRevisions, (batch) => {
+          for (const [uid, fence] of batch.fences) {
+            this.fences.set(uid, prepareFence(fence.geometry));
+            this.fenceRevisions.set(uid, fence.revision);
+          }
+          return decideRouting(batch, this.fences);
+        });
+        if (routed.deliveries > 0) this.onDeliveries();
+        if (routed.alerts.length > 0) await this.announce(routed.alerts);
+        if (routed.events < ROUTE_BATCH || this.stopped) return;
+      }
+    } catch (error) {
+      this.logger.warn(`routing events failed (retried at the next wake-up): ${errorText(error)}`);
+    }
+  }
+
+  /**
+   * Raised and cleared alerts, after the commit: to every instance's live feeds, and their mails to
+   * the queue (a mail whose job is lost here is enqueued again by the offline check).
+   */
+  async announce(alerts: AlertChange[]): Promise<void> {
+    await this.bus.publish(alerts.map((a) => ({ kind: 'alert', device: a.device_id, alert: a.alert_id })));
+    for (const a of alerts) {
+      if (!a.mail) continue;
+      await this.jobs
+        .enqueue('alert.mail', { alertUid: a.alert_id, action: a.action }, { jobId: alertMailJobId(a.alert_id, a.action) })
+        .catch((error: unknown) => this.logger.warn(`alert mail not queued (the offline check will): ${errorText(error)}`));
+    }
+  }
+}

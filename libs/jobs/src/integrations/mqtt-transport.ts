@@ -1,0 +1,162 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { retryDelayMs } from '@dts/domain';
+import { APP_CONFIG, type AppConfig, guardedBrokerSocket, parseBrokerUrl } from '@dts/platform';
+import { MqttClient } from 'mqtt';
+import { randomBytes } from 'node:crypto';
+import { type AttemptOutcome, errorText } from './attempt';
+
+/** What a connection to one integration's broker is made with; a change makes a new connection. */
+export interface BrokerSettings {
+  integration: number;
+  url: string;
+  username: string | null;
+  password: string | null;
+  /** Changes whenever the integration is edited. */
+  version: string;
+}
+
+/** Reconnects back off up to this. */
+const MAX_RECONNECT_MS = 60_000;
+/** A connection unused this long is closed (the integration was deleted, disabled or is quiet). */
+const IDLE_MS = 10 * 60_000;
+
+interface Connection {
+  settings: BrokerSettings;
+  client: MqttClient;
+  lastError: string | null;
+  failures: number;
+  reconnectTimer: NodeJS.Timeout | null;
+  usedAt: number;
+  closed: boolean;
+}
+
+/**
+ * One MQTT connection per integration and worker (mqtt.js, MQTT 3.1.1, a client id of its own per
+ * process so that two workers do not take each other's session), kept open between events,
+ * reconnecting with exponential backoff and jitter. Each connection's socket goes through the SSRF
+ * guard. Nothing is queued in memory: while a broker is unreachable a publish fails at once and the
+ * delivery waits in the database (its lane retries with backoff), so a restart loses nothing.
+ */
+@Injectable()
+export class MqttTransport implements OnApplicationShutdown {
+  private readonly logger = new Logger('MqttTransport');
+  private readonly connections = new Map<number, Connection>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.sweeper = setInterval(() => this.closeIdle(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async publish(settings: BrokerSettings, topic: string, body: string, qos: 0 | 1): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const fail = (error: string): AttemptOutcome => ({ ok: false, status: null, latencyMs: performance.now() - started, error, gone: false });
+    const connection = this.connection(settings);
+    if (!connection) return fail('the broker URL is not mqtt:// or mqtts://');
+    try {
+      await this.connected(connection);
+      await withTimeout(connection.client.publishAsync(topic, body, { qos }), this.config.integrations.timeoutMs, 'no acknowledgement from the broker');
+      return { ok: true, status: null, latencyMs: performance.now() - started, error: null, gone: false };
+    } catch (error) {
+      return fail(errorText(error));
+    }
+  }
+
+  /** Open connections, for tests and health. */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+    for (const c of this.connections.values()) this.close(c);
+    this.connections.clear();
+  }
+
+  private connection(settings: BrokerSettings): Connection | null {
+    const existing = this.connections.get(settings.integration);
+    if (existing && existing.settings.version === settings.version && existing.settings.url === settings.url) {
+      existing.usedAt = Date.now();
+      return existing;
+    }
+    if (existing) this.close(existing);
+    const broker = parseBrokerUrl(settings.url);
+    if (typeof broker === 'string') return null;
+    const client = new MqttClient(() => guardedBrokerSocket(broker, this.config.outboundAllowPrivate), {
+      protocolVersion: 4,
+      clientId: `dts-${settings.integration}-${randomBytes(6).toString('hex')}`,
+      username: settings.username ?? undefined,
+      password: settings.password ?? undefined,
+      clean: true,
+      keepalive: 60,
+      connectTimeout: this.config.integrations.timeoutMs,
+      // Reconnection is ours (backoff with jitter); mqtt.js would retry at a fixed period.
+      reconnectPeriod: 0,
+      queueQoSZero: false,
+    });
+    const connection: Connection = { settings, client, lastError: null, failures: 0, reconnectTimer: null, usedAt: Date.now(), closed: false };
+    client.on('connect', () => {
+      connection.failures = 0;
+      connection.lastError = null;
+    });
+    client.on('error', (error) => {
+      connection.lastError = errorText(error);
+    });
+    client.on('close', () => this.scheduleReconnect(connection));
+    this.connections.set(settings.integration, connection);
+    return connection;
+  }
+
+  private scheduleReconnect(c: Connection): void {
+    if (c.closed || c.reconnectTimer) return;
+    c.failures++;
+    const delay = Math.min(MAX_RECONNECT_MS, retryDelayMs(c.failures));
+    c.reconnectTimer = setTimeout(() => {
+      c.reconnectTimer = null;
+      if (!c.closed) c.client.reconnect();
+    }, delay);
+    c.reconnectTimer.unref();
+  }
+
+  /** Resolves once connected; a connection that is down fails the attempt at once (after a first connection's handshake). */
+  private connected(c: Connection): Promise<void> {
+    if (c.client.connected) return Promise.resolve();
+    if (c.failures > 0) return Promise.reject(new Error(`broker not connected${c.lastError ? `: ${c.lastError}` : ''}`));
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error) => {
+        c.client.off('connect', onConnect);
+        c.client.off('close', onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onConnect = () => done();
+      const onClose = () => done(new Error(`broker not connected${c.lastError ? `: ${c.lastError}` : ''}`));
+      c.client.on('connect', onConnect);
+      c.client.on('close', onClose);
+    });
+  }
+
+  private close(c: Connection): void {
+    c.closed = true;
+    if (c.reconnectTimer) clearTimeout(c.reconnectTimer);
+    c.client.end(true);
+    if (this.connections.get(c.settings.integration) === c) this.connections.delete(c.settings.integration);
+  }
+
+  private closeIdle(): void {
+    const now = Date.now();
+    for (const c of [...this.connections.values()]) {
+      if (now - c.usedAt > IDLE_MS) {
+        this.logger.debug(`closing the idle connection of integration ${c.settings.integration}`);
+        this.close(c);
+      }
+    }
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+}

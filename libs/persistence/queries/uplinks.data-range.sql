@@ -1,0 +1,41 @@
+-- order asc
+SELECT u.uid::text AS uid, u.received_at, u.ts_device, u.humidity, u.temperature, u.battery_voltage, u.geoloc_lat,
+       u.geoloc_lon, u.geoloc_alt
+       FROM uplinks u
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+         ORDER BY u.received_at ASC, u.uid ASC
+         LIMIT $4;
+
+-- order asc, after a keyset
+SELECT u.uid::text AS uid, u.received_at, u.ts_device, u.humidity, u.temperature, u.battery_voltage, u.geoloc_lat,
+       u.geoloc_lon, u.geoloc_alt
+       FROM uplinks u
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+           AND (u.received_at, u.uid) > ($5::timestamptz, $6::bigint)
+         ORDER BY u.received_at ASC, u.uid ASC
+         LIMIT $4;
+
+-- order desc
+SELECT u.uid::text AS uid, u.received_at, u.ts_device, u.humidity, u.temperature, u.battery_voltage, u.geoloc_lat,
+       u.geoloc_lon, u.geoloc_alt
+       FROM uplinks u
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+         ORDER BY u.received_at DESC, u.uid DESC
+         LIMIT $4;
+
+-- order desc, after a keyset
+SELECT u.uid::text AS uid, u.received_at, u.ts_device, u.humidity, u.temperature, u.battery_voltage, u.geoloc_lat,
+       u.geoloc_lon, u.geoloc_alt
+       FROM uplinks u
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+           AND (u.received_at, u.uid) < ($5::timestamptz, $6::bigint)
+         ORDER BY u.received_at DESC, u.uid DESC
+         LIMIT $4;

@@ -1,0 +1,49 @@
+-- order asc
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
+       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
+       n.name AS network
+       FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+         ORDER BY u.received_at ASC, u.uid ASC
+         LIMIT $4;
+
+-- order asc, after a keyset
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
+       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
+       n.name AS network
+       FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+           AND (u.received_at, u.uid) > ($5::timestamptz, $6::bigint)
+         ORDER BY u.received_at ASC, u.uid ASC
+         LIMIT $4;
+
+-- order desc
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
+       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
+       n.name AS network
+       FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+         ORDER BY u.received_at DESC, u.uid DESC
+         LIMIT $4;
+
+-- order desc, after a keyset
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
+       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
+       n.name AS network
+       FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
+         WHERE u.device_id = $1
+           AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
+           AND ($3::bigint IS NULL OR u.received_at < to_timestamp($3::bigint + 1))
+           AND (u.received_at, u.uid) < ($5::timestamptz, $6::bigint)
+         ORDER BY u.received_at DESC, u.uid DESC
+         LIMIT $4;

@@ -1,0 +1,4 @@
+export * from './alert-writes';
+export * from './alerts.repository';
+export * from './offline-watch.repository';
+export * from './rules.repository';

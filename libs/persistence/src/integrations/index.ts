@@ -1,0 +1,3 @@
+export * from './deliveries.repository';
+export * from './event-routing.repository';
+export * from './integrations.repository';

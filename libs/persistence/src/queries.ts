@@ -1,0 +1,55 @@
+import { META_SELECT } from './repositories/device-meta-columns';
+import { rollupFillSql, rollupMissingSql, seriesSql } from './repositories/series.sql';
+import { STORE_UPLINKS_SQL } from './uplinks/store-uplinks.sql';
+import { LATEST_UPLINK_SQL, uplinkRangeSql, UPLINKS_AFTER_UID_SQL } from './uplinks/uplink-reads.repository';
+import { APPLY_DECODED_SQL, PAYLOAD_BATCH_SQL } from './uplinks/uplinks.repository';
+
+const SERIES_EXAMPLE = { deviceUid: 0, members: ['temperature', 'humidity', 'pressure'] };
+
+/**
+ * The statements assembled from column maps and rules, by name: `queries.spec.ts` keeps each one's
+ * text in libs/persistence/queries/<name>.sql, so that what reaches the database is reviewed as SQL
+ * (a change to a column map or a rule shows there as a diff). `npm run sql:generate` rewrites them.
+ */
+export const GENERATED_QUERIES: Readonly<Record<string, string>> = {
+  'devices.meta': META_SELECT,
+  'uplinks.store': STORE_UPLINKS_SQL,
+  'uplinks.range': (['asc', 'desc'] as const)
+    .flatMap((order) => [false, true].map((keyset) => `-- order ${order}${keyset ? ', after a keyset' : ''}\n${uplinkRangeSql(order, keyset)};`))
+    .join('\n\n'),
+  'uplinks.range-issues': (['errors', 'warnings', 'any', 'none'] as const)
+    .map((issues) => `-- issues ${issues}\n${uplinkRangeSql('asc', true, { issues })};`)
+    .join('\n\n'),
+  'uplinks.data-range': (['asc', 'desc'] as const)
+    .flatMap((order) =>
+      [false, true].map((keyset) => `-- order ${order}${keyset ? ', after a keyset' : ''}\n${uplinkRangeSql(order, keyset, { data: true })};`),
+    )
+    .join('\n\n'),
+  'uplinks.after-uid': UPLINKS_AFTER_UID_SQL,
+  'uplinks.latest': LATEST_UPLINK_SQL,
+  'uplinks.payload-batch': PAYLOAD_BATCH_SQL,
+  'uplinks.apply-decoded': APPLY_DECODED_SQL,
+  // Two column members and one of the decoded payload, as the series statements take any mix.
+  'series.buckets': seriesSql({
+    ...SERIES_EXAMPLE,
+    aggregates: ['min', 'avg', 'max', 'count'],
+    from: 0,
+    to: 0,
+    intervalSeconds: 3600,
+    rollupFrom: 0,
+    rollupTo: 0,
+  }).sql,
+  'series.rollup-missing': rollupMissingSql(SERIES_EXAMPLE.deviceUid, 0, 0, SERIES_EXAMPLE.members).sql,
+  'series.rollup-fill': rollupFillSql(SERIES_EXAMPLE.deviceUid, 0, 0, SERIES_EXAMPLE.members).sql,
+};
+
+/** A statement as its file holds it: no trailing blanks, one statement-ending semicolon, a final newline. */
+export function sqlFileText(sql: string): string {
+  const text = sql
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line, i, all) => line !== '' || (all[i - 1] ?? '') !== '')
+    .join('\n')
+    .trim();
+  return `${text.endsWith(';') ? text : `${text};`}\n`;
+}

@@ -1,0 +1,115 @@
+import { applyUplinks, type DeviceValues, type MetadataUplink, type Measurements, NO_MEASUREMENTS, uplinkOffer } from '@dts/domain';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, runMigrations } from '../data-source';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/embedded-postgres';
+import type { LiveBus } from '../live/live-bus';
+import { Statements } from '../sql/statements';
+import { IngestRepository, type UplinkToStore } from './ingest.repository';
+import { IngestTargetsCache } from './ingest-targets.cache';
+
+/**
+ * The ingestion statement carries out the device-metadata rules of libs/domain (applyUplinks): the
+ * same batches, in random order of time and with values missing at random, move a device's row in
+ * the database and the rules' reference value alike.
+ */
+describe('device metadata: the statement and the rules agree', () => {
+  let db: EmbeddedPostgres;
+  let ds: DataSource;
+  let repo: IngestRepository;
+  let deviceUid: number;
+
+  beforeAll(async () => {
+    db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 4 });
+    await runMigrations({ url: db.url, poolSize: 1 });
+    ds = await new DataSource(dataSourceOptions({ url: db.url, poolSize: 2 })).initialize();
+    repo = new IngestRepository(ds, { publish: async () => undefined } as unknown as LiveBus, new Statements(ds, false), new IngestTargetsCache(db.url));
+    const [account] = await ds.query(
+      `INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices)
+       VALUES ('rules', 'rules', 'rules@example.org', 'rules@example.org', 'x', '2999-01-01', 10) RETURNING id`,
+    );
+    [{ uid: deviceUid }] = await ds.query(`INSERT INTO devices (eui, owner_id, label) VALUES ('00000000000000C1', $1, 'rules') RETURNING uid`, [account.id]);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.stop();
+  });
+
+  async function deviceValues(): Promise<DeviceValues> {
+    const [r] = await ds.query('SELECT * FROM devices WHERE uid = $1', [deviceUid]);
+    return {
+      activityFirst: r.ts_activity_first,
+      activityLast: r.ts_activity_last,
+      dataFirst: r.ts_data_first,
+      dataLast: r.ts_data_last,
+      batteryVoltage: r.battery_voltage,
+      batteryPercent: r.battery_percent,
+      batteryAt: r.battery_at,
+      temperatureDc: r.temperature_dc,
+      temperatureAt: r.temperature_at,
+      lat: r.lat,
+      lon: r.lon,
+      alt: r.alt,
+      positionAt: r.position_at,
+      firmwareVersion: r.firmware_version,
+      firmwareAt: r.firmware_at,
+      signalDbm: r.signal_dbm,
+      signalPercent: r.signal_percent,
+      signalAt: r.signal_at,
+    };
+  }
+
+  it('after every batch', async () => {
+    // A fixed sequence (a linear congruential generator): the same batches on every run.
+    let seed = 18;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rng = { next, between: (min: number, max: number) => min + (max - min) * next() };
+    const maybe = <T>(value: T): T | null => (rng.next() < 0.5 ? value : null);
+    let expected = await deviceValues();
+    let message = 0;
+    for (let batch = 0; batch < 25; batch++) {
+      const uplinks: UplinkToStore[] = Array.from({ length: 1 + Math.floor(rng.next() * 4) }, () => {
+        const lat = maybe(Math.round(rng.between(-80, 80)));
+        const measurements: Measurements = {
+          ...NO_MEASUREMENTS,
+          temperature: maybe(Math.round(rng.between(-100, 300)) / 10),
+          battery_voltage: maybe(Math.round(rng.between(30, 42)) / 10),
+          battery_percent: maybe(Math.round(rng.between(0, 100))),
+          lat,
+          lon: lat === null ? null : maybe(Math.round(rng.between(-170, 170))),
+          alt: maybe(Math.round(rng.between(0, 100))),
+          firmware_version: maybe(`1.${Math.floor(rng.next() * 9)}`),
+        };
+        // Few distinct seconds, so that ties and late uplinks are common.
+        const receivedAt = new Date(Date.UTC(2026, 4, 1, 12, 0, Math.floor(rng.next() * 12)));
+        return {
+          ...({} as UplinkToStore),
+          deviceUid,
+          receivedAt,
+          networkRef: null,
+          messageId: `m${message++}`,
+          port: 1,
+          fcnt: null,
+          payload: Uint8Array.of(1),
+          sf: null,
+          rssi: maybe(Math.round(rng.between(-120, -30))),
+          snr: null,
+          geoloc: null,
+          decoded: {},
+          valid: rng.next() < 0.8,
+          errors: null,
+          warnings: null,
+          measurements,
+          tsDevice: null,
+          tsGps: null,
+          apiRef: null,
+          simulated: false,
+          gateways: [],
+        };
+      });
+      await repo.store(uplinks);
+      const offered: MetadataUplink[] = uplinks.map((u) => ({ receivedAt: u.receivedAt, rssi: u.rssi, measurements: u.measurements, ...uplinkOffer(u) }));
+      expected = applyUplinks(expected, offered);
+      expect(await deviceValues()).toEqual(expected);
+    }
+  });
+});

@@ -1,0 +1,13 @@
+/**
+ * Environment variables are text: these turn them into the values the rules check, and leave
+ * anything else as text so that the rule names the setting in its problem.
+ */
+export const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  if (['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(String(value).toLowerCase())) return false;
+  return value; // left as text so that IsBoolean names the setting
+};
+export const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+export const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
