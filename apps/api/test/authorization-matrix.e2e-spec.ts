@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Response } from 'supertest';
-import { accountWithCredentials, bearer, login } from './support/accounts';
+import { accountWithCredentials, bearer, login, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -147,25 +147,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         return bearer(who.masterToken);
     }
   };
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.masterToken)),
-    post: (path: string, body?: unknown) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.masterToken))
-        .send((body ?? {}) as object),
-    patch: (path: string, body: unknown) =>
-      svc
-        .http()
-        .patch(path)
-        .set(...bearer(who.masterToken))
-        .send(body as object),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.masterToken);
   const ownerGet = async <T>(path: string) => expectSuccess<T>(await as(owner).get(path));
   let adminEdits = 0;
   /** The image's hash once the worker made its thumbnail. */

@@ -4,7 +4,7 @@ import { QUEUES } from '@dts/domain';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
@@ -49,19 +49,7 @@ describe('data cache', () => {
     get: (path: string) => svc.http().get(path).set('Cookie', adminCookie),
     post: (path: string) => svc.http().post(path).set('Cookie', adminCookie).send({}),
   };
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body?: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body ?? {}),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
   const register = async () => expectSuccess<{ uid: number; devEUI: string }>(await as(alice).post(`/user/device/${newEui()}`, { decoder_ref: 2 }), 201);
   /** Stores `n` uplinks for the device, a minute apart after the ones before; returns their temperatures. */
   const uplinks = async (eui: string, n: number) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
@@ -39,25 +39,7 @@ describe('codec import, edit and try (/user/codec/import, /user/codec/{uid}, /us
   let svc: TestService;
   let alice: Caller;
   let bob: Caller;
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body),
-    patch: (path: string, body: object) =>
-      svc
-        .http()
-        .patch(path)
-        .set(...bearer(who.appToken))
-        .send(body),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
   const codecsOf = async (who: Caller) => expectSuccess<Codec[]>(await as(who).get('/user/codec'));
 
   beforeAll(async () => {
@@ -192,7 +174,9 @@ describe('codec import, edit and try (/user/codec/import, /user/codec/{uid}, /us
         output: { data: { first: 10, port: 3 }, warnings: ['long'] },
         valid: true,
         error: null,
-        payload_decoded: { first: 10, port: 3, _warnings: ['long'] },
+        payload_decoded: { first: 10, port: 3 },
+        payload_errors: [],
+        payload_warnings: ['long'],
         measurements: { temperature: null },
       },
       examples: [],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
@@ -17,24 +17,7 @@ describe('/user/codec and decoding with an account’s codec', () => {
   let svc: TestService;
   let alice: Caller;
   let bob: Caller;
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body),
-    delete: (path: string) =>
-      svc
-        .http()
-        .delete(path)
-        .set(...bearer(who.appToken)),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
   const ingest = (eui: string, hex: string, fcnt: number) =>
     svc
       .http()

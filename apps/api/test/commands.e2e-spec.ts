@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
@@ -82,24 +82,7 @@ describe('commands', () => {
   let carol: Caller;
   const closers: (() => Promise<void>)[] = [];
 
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body?: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body ?? {}),
-    delete: (path: string) =>
-      svc
-        .http()
-        .delete(path)
-        .set(...bearer(who.appToken)),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
 
   /** Registers a device (simulated network by default). */
   const device = async (who: Caller, body: object = {}) => {

@@ -4,7 +4,7 @@ import { QUEUES } from '@dts/domain';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
@@ -53,24 +53,7 @@ describe('devices', () => {
   let carol: Caller;
   let db: DataSource;
 
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body?: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body ?? {}),
-    delete: (path: string) =>
-      svc
-        .http()
-        .delete(path)
-        .set(...bearer(who.appToken)),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
   const register = async (who: Caller, eui = newEui(), body: object = {}) => {
     const data = expectSuccess<{ uid: number; devEUI: string }>(await as(who).post(`/user/device/${eui}`, body), 201);
     return data;

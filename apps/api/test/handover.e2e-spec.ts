@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
@@ -19,24 +19,7 @@ describe('device hand-over by consent', () => {
   let bob: Caller;
   let carol: Caller;
 
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.masterToken)),
-    post: (path: string, body?: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.masterToken))
-        .send(body),
-    delete: (path: string) =>
-      svc
-        .http()
-        .delete(path)
-        .set(...bearer(who.masterToken)),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.masterToken);
   const offers = async (who: Caller) =>
     expectSuccess<{ received: { devEUI: string }[]; made: { devEUI: string }[] }>(await as(who).get('/user/device/handover'));
   const devices = async (who: Caller) => expectSuccess<string[]>(await as(who).get('/user/device'));

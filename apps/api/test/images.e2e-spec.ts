@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import type { Response } from 'supertest';
 import type { DataSource } from 'typeorm';
 import { ImageLinksService } from '../src/modules/images/image-links.service';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
@@ -127,24 +127,7 @@ describe('camera-trap images', () => {
   let png: Buffer; // 640×480 PNG
   let withExif: Buffer;
 
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    delete: (path: string) =>
-      svc
-        .http()
-        .delete(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body: unknown) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body as object),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
 
   /** POST /user/device/image/{eui} as `who` (token, or the session cookie, or nothing). */
   const upload = (who: Caller | null, eui: string, file: Buffer | null, name = 'trap.jpg', fields: Fields = {}, via: 'token' | 'cookie' = 'token') => {

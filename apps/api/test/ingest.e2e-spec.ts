@@ -1,6 +1,6 @@
 import { CHIRPSTACK_UPLINK_SAMPLE, TTN_UPLINK_SAMPLE } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
@@ -62,19 +62,7 @@ describe('ingestion', () => {
   let bob: Caller;
   let dataTypes: { uid: number; alias: string }[];
 
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body?: unknown) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send((body ?? {}) as object),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
   const ingest = (route: 'ttn' | 'chirpstack' | 'rest', body: unknown, credential: [string, string] | null = secretHeader) => {
     const req = svc.http().post(route === 'chirpstack' ? '/ingest/chirpstack?event=up' : `/ingest/${route}`);
     if (credential) req.set(...credential);

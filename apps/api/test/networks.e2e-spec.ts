@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
@@ -38,24 +38,7 @@ describe('/user/network', () => {
   let alice: Caller;
   let bob: Caller;
 
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body?: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body ?? {}),
-    delete: (path: string) =>
-      svc
-        .http()
-        .delete(path)
-        .set(...bearer(who.appToken)),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
   const networks = async (who: Caller) => expectSuccess<Network[]>(await as(who).get('/user/network'));
   const create = async (who: Caller, body: object = {}) =>
     expectSuccess<Network>(

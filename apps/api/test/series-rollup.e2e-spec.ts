@@ -1,5 +1,5 @@
 import type { SeriesWire } from '@dts/domain';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
@@ -25,19 +25,7 @@ describe('series over the hourly rollup', () => {
     expect(
       expectSuccess<{ accepted: number }>(await svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(items), 202).accepted,
     ).toBe(items.length);
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.masterToken)),
-    post: (path: string, body?: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.masterToken))
-        .send(body),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.masterToken);
   /** Hours 0 … 3 of T0, the range cut 10 minutes into the first and 10 minutes before the end of the last. */
   const series = async (who: Caller, interval = '1h') =>
     expectSuccess<SeriesWire>(

@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { accountWithCredentials, bearer } from './support/accounts';
+import { accountWithCredentials, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
@@ -25,6 +25,8 @@ const RECORD_MEMBERS = [
   'payload_length',
   'payload_hex',
   'payload_valid',
+  'payload_errors',
+  'payload_warnings',
   'ts_network_unix',
   'ts_net_unix',
   'ts_gps_unix',
@@ -72,19 +74,7 @@ describe('uplink table, data rows and test decoding', () => {
   let db: DataSource;
   let dataTypes: { uid: number; alias: string }[];
 
-  const as = (who: Caller) => ({
-    get: (path: string) =>
-      svc
-        .http()
-        .get(path)
-        .set(...bearer(who.appToken)),
-    post: (path: string, body?: object) =>
-      svc
-        .http()
-        .post(path)
-        .set(...bearer(who.appToken))
-        .send(body ?? {}),
-  });
+  const as = (who: Caller) => tokenClient(svc, who.appToken);
   const ingest = async (items: object | object[]) => {
     const res = await svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(items);
     const result = expectSuccess<{ accepted: number; rejected: unknown[] }>(res, 202);
@@ -365,7 +355,7 @@ describe('uplink table, data rows and test decoding', () => {
       ]);
       const before = await table(alice, device.devEUI);
       const test = expectSuccess<Json>(await as(alice).get(`/test/uplink/${device.devEUI}`));
-      expect(Object.keys(test).sort()).toEqual(['decoder', 'errors', 'payload_decoded', 'uplink', 'valid']);
+      expect(Object.keys(test).sort()).toEqual(['decoder', 'errors', 'payload_decoded', 'uplink', 'valid', 'warnings']);
       expect(test).toMatchObject({ decoder: 'Cayenne LPP', valid: true, errors: [], payload_decoded: { temperature: 11.5, humidity: 60 } });
       expect(test.uplink).toEqual(before[1]);
       expect(await table(alice, device.devEUI)).toEqual(before);

@@ -67,3 +67,31 @@ export async function accountWithCredentials(svc: TestService, prefix = 'user') 
 }
 
 export const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
+
+/**
+ * Requests carrying one bearer token: `tokenClient(svc, alice.appToken).post(path, body)`. A call
+ * without a body sends `{}`, as a client posting an action with nothing to say does.
+ */
+export const tokenClient = (svc: TestService, token: string) => {
+  const withBody = (method: 'post' | 'patch' | 'put') => (path: string, body?: unknown) =>
+    svc
+      .http()
+      [method](path)
+      .set(...bearer(token))
+      .send((body ?? {}) as object);
+  return {
+    get: (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(token)),
+    delete: (path: string) =>
+      svc
+        .http()
+        .delete(path)
+        .set(...bearer(token)),
+    post: withBody('post'),
+    patch: withBody('patch'),
+    put: withBody('put'),
+  };
+};

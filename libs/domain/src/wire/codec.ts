@@ -72,6 +72,9 @@ export interface CodecTryWire {
     error: string | null;
     /** payload_decoded as it would be stored, and the measurements read from it. */
     payload_decoded: Record<string, unknown>;
+    /** payload_errors and payload_warnings as they would be stored ([] for none). */
+    payload_errors: string[];
+    payload_warnings: string[];
     measurements: Record<string, unknown>;
   } | null;
   /** The examples of `examples_of` run with this script. */

@@ -23,7 +23,7 @@ function uplink(uid: number, lat: number | null, lon: number | null, second: num
     device_id: 1,
     received_at: at(second),
     port: 1,
-    payload: new Uint8Array([1]),
+    payload: Buffer.from([1]),
     sf: null,
     rssi: null,
     snr: null,
@@ -32,6 +32,8 @@ function uplink(uid: number, lat: number | null, lon: number | null, second: num
     geoloc_alt: null,
     decoded: {},
     valid: true,
+    payload_errors: null,
+    payload_warnings: null,
     temperature,
     humidity: null,
     battery_voltage: null,
@@ -44,7 +46,7 @@ function uplink(uid: number, lat: number | null, lon: number | null, second: num
     ts_gps: null,
     api_ref: null,
     network: 'rest',
-  } as unknown as UplinkRow & { device_id: number };
+  };
 }
 
 const rule = (extra: Partial<RoutingRule>): RoutingRule => ({

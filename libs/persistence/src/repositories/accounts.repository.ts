@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccountEntity } from '../entities';
-import { uniqueViolation } from './pg-errors';
 import { returningRows } from './sql-results';
 
 export interface NewAccount {
@@ -45,18 +44,30 @@ export class AccountsRepository {
     return (manager ?? this.ds.manager).getRepository(AccountEntity);
   }
 
+  /**
+   * Inserts the account unless its username or e-mail address is taken. ON CONFLICT DO NOTHING, not
+   * a caught unique violation: a taken address then costs what a free one does (no error raised and
+   * rolled back in the database, which on the embedded database is the slow path), so the time a
+   * registration takes does not tell whether an address has an account.
+   */
   async create(input: NewAccount): Promise<CreateAccountResult> {
-    try {
-      const account = await this.repo().save(
-        this.repo().create({ ...input, usernameKey: input.username.toLowerCase(), emailKey: input.email.toLowerCase(), consent: 0, active: 1 }),
-      );
-      return { ok: true, account };
-    } catch (error) {
-      const constraint = uniqueViolation(error);
-      if (constraint?.includes('username')) return { ok: false, conflict: 'username' };
-      if (constraint?.includes('email')) return { ok: false, conflict: 'email' };
-      throw error;
-    }
+    const usernameKey = input.username.toLowerCase();
+    const emailKey = input.email.toLowerCase();
+    const inserted = await this.repo()
+      .createQueryBuilder()
+      .insert()
+      .values({ ...input, usernameKey, emailKey, consent: 0, active: 1 })
+      .orIgnore()
+      .returning('id')
+      .execute();
+    const id = (inserted.raw as { id: number | string }[])[0]?.id;
+    if (id !== undefined) return { ok: true, account: (await this.findById(Number(id)))! };
+    // Which one is taken; the username first, as the unique index on it is checked first.
+    const [taken] = (await this.ds.query(
+      'SELECT username_key = $1 AS username FROM accounts WHERE username_key = $1 OR email_key = $2 ORDER BY 1 DESC LIMIT 1',
+      [usernameKey, emailKey],
+    )) as { username: boolean }[];
+    return { ok: false, conflict: taken?.username ? 'username' : 'email' };
   }
 
   findById(id: number): Promise<AccountEntity | null> {

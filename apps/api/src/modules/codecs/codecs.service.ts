@@ -9,6 +9,7 @@ import {
   type CodecWire,
   hexToBytes,
   MAX_LORAWAN_PAYLOAD_BYTES,
+  payloadProblems,
 } from '@dts/domain';
 import { CodecsRepository, type CodecRow } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, CODEC_LIMITS, CodecPool, type CodecTrial, DecodingService, JobQueue, loadDeadlineMs } from '@dts/platform';
@@ -128,6 +129,7 @@ export class CodecsService {
       throw ApiException.validation('payload_hex', 'payload_hex or payload_base64 (with fPort), or examples_of, is required');
     const trial = await this.trial(principal, dto.script, payload, examples);
     const decoded = trial.decoded;
+    const problems = decoded ? payloadProblems(decoded.result) : null;
     return {
       problem: trial.problem,
       decoded: decoded
@@ -137,6 +139,8 @@ export class CodecsService {
             valid: decoded.result.valid,
             error: decoded.result.error,
             payload_decoded: decoded.result.decoded,
+            payload_errors: problems?.errors ?? [],
+            payload_warnings: problems?.warnings ?? [],
             measurements: { ...decoded.result.measurements },
           }
         : null,

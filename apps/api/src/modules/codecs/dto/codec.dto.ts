@@ -218,6 +218,8 @@ export class CodecTryDecodedResponse {
   @ApiProperty() valid!: boolean;
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) payload_decoded!: Record<string, unknown>;
+  @ApiProperty({ type: [String], description: 'payload_errors as the uplink would store them ([] for none).' }) payload_errors!: string[];
+  @ApiProperty({ type: [String], description: 'payload_warnings as the uplink would store them ([] for none).' }) payload_warnings!: string[];
   @ApiProperty({ type: 'object', additionalProperties: true }) measurements!: Record<string, unknown>;
 }
 
