@@ -84,10 +84,11 @@ export class AlertsRepository {
 
   /** Alerts whose raise or clear still has to be mailed, older than `seconds` (their job may have been lost). */
   async mailsWaiting(seconds: number, limit: number): Promise<{ uid: string; action: 'raised' | 'cleared' }[]> {
+    // `ORDER BY alerts.uid`, qualified: a bare `uid` names the text output column and sorts '10' before '9'.
     return this.ds.query(
       `SELECT uid::text AS uid, CASE WHEN mail_raised = false THEN 'raised' ELSE 'cleared' END AS action FROM alerts
        WHERE (mail_raised = false OR mail_cleared = false) AND coalesce(cleared_at, raised_at) < now() - $1 * interval '1 second'
-       ORDER BY uid LIMIT $2`,
+       ORDER BY alerts.uid LIMIT $2`,
       [seconds, limit],
     );
   }

@@ -118,6 +118,15 @@ export const stateKey = (rule: number, device: number) => `${rule}:${device}`;
 const ROUTER_LOCK = 1_795_712_001;
 
 /**
+ * The oldest unrouted events, in id order. `ORDER BY events.id`, qualified: a bare `id` would name
+ * the output column, `id::text`, and sort as text ('1000' before '999'), so that across a power of
+ * ten a device's newer uplink was judged before an older one of the same second (which then raised
+ * against the newer one's state), and LIMIT took the wrong events, not the oldest.
+ */
+export const UNROUTED_EVENTS_SQL = `SELECT id::text AS id, kind, device_id, ref::text AS ref, status, created_at FROM events
+   WHERE routed_at IS NULL ORDER BY events.id LIMIT $1`;
+
+/**
  * The router's transaction: take the oldest unrouted events, read what they are about, let the
  * caller decide, write bodies, deliveries, lanes, rule states and alerts, mark the events routed.
  * A single router at a time keeps each device's events in order; the rows are never skipped, only
@@ -143,10 +152,7 @@ export class EventRoutingRepository {
     return this.ds.transaction(async (tx) => {
       const { locked } = await queryOne<{ locked: boolean }>(tx, 'SELECT pg_try_advisory_xact_lock($1) AS locked', [ROUTER_LOCK]);
       if (!locked) return none;
-      const events: RoutingEvent[] = await tx.query(
-        `SELECT id::text AS id, kind, device_id, ref::text AS ref, status, created_at FROM events WHERE routed_at IS NULL ORDER BY id LIMIT $1`,
-        [limit],
-      );
+      const events: RoutingEvent[] = await tx.query(UNROUTED_EVENTS_SQL, [limit]);
       if (events.length === 0) return none;
       const batch = await this.load(tx, events, knownFences);
       const outcome = decide(batch);
