@@ -57,12 +57,13 @@ export class OfflineWatchRepository {
           at: w.now,
         });
         raised.push({ device_id: w.device_id, alert_id: alertId, action: 'raised', mail: w.email });
-        await tx.query(`UPDATE rule_states SET state = 'offline', observed_at = $3, alert_id = $4, due_at = NULL WHERE rule_id = $1 AND device_id = $2`, [
-          w.rule_id,
-          w.device_id,
-          w.now,
-          alertId,
-        ]);
+        // Observed at the whole second: the router compares uplinks by their whole-second time and
+        // skips one older than the state, so an uplink in the second the alert was raised still clears it.
+        await tx.query(
+          `UPDATE rule_states SET state = 'offline', observed_at = date_trunc('second', $3::timestamptz), alert_id = $4, due_at = NULL
+           WHERE rule_id = $1 AND device_id = $2`,
+          [w.rule_id, w.device_id, w.now, alertId],
+        );
       }
       // States of disabled or deleted rules' devices that came due are parked, not read again and again.
       await tx.query(
