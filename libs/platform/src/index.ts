@@ -13,6 +13,7 @@ export * from './redis/redis.module';
 export * from './redis/redis-policy';
 export * from './health/health.module';
 export * from './health/readiness.service';
+export * from './codecs/codec-limits';
 export * from './codecs/codec-sandbox';
 export * from './codecs/codec-pool';
 export * from './codecs/codec-output-limits';

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CODEC_LIMITS, type CodecTrial, loadDeadlineMs, MAX_LOAD_MS } from './codec-sandbox';
+import { CODEC_LIMITS, type CodecTrial, loadDeadlineMs, MAX_LOAD_MS } from './codec-limits';
 import { CODEC_THREAD_MARK, type CodecRequest, type CodecResponse, type CodecThreadData, type EncodeOutcome } from './codec-worker';
 
 /**

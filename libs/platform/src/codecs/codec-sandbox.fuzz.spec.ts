@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { DecodeResult } from '@dts/domain';
-import { CodecSandbox, newCodecModule } from './codec-sandbox';
+import { newCodecModule } from './codec-limits';
+import { CodecSandbox } from './codec-sandbox';
 
 /*
  * Property-based tests of the vendor-codec sandbox (issue #9, fuzzing): random and hostile scripts,

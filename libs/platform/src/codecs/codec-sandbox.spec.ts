@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { CodecExample } from '@dts/domain';
-import { CODEC_LIMITS, CodecSandbox, loadDeadlineMs, newCodecModule } from './codec-sandbox';
+import { CODEC_LIMITS, loadDeadlineMs, newCodecModule } from './codec-limits';
+import { CodecSandbox } from './codec-sandbox';
 import { largeCodecScript } from './large-codec';
 
 const VENDOR = join(__dirname, '../../../../test-data/lorawan-devices/vendor');

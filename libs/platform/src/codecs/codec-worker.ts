@@ -2,7 +2,8 @@ import type { CodecExample, DecodeResult } from '@dts/domain';
 import { setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { CodecSandbox, type CodecTrial, newCodecModule } from './codec-sandbox';
+import { type CodecTrial, newCodecModule } from './codec-limits';
+import { CodecSandbox } from './codec-sandbox';
 
 /** What the event loop asks a codec thread (one at a time per thread). */
 export type CodecRequest =

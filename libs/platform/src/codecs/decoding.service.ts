@@ -3,7 +3,7 @@ import { type CodecExample, type DecodeResult, decoderByName, NO_MEASUREMENTS, r
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CodecBudget } from './codec-budget';
 import { CodecPool } from './codec-pool';
-import type { CodecTrial } from './codec-sandbox';
+import type { CodecTrial } from './codec-limits';
 
 /** The decoder of a device: a built-in one by name, or an account's own codec script. */
 export interface DecoderRef {

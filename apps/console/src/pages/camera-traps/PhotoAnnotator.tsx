@@ -1,8 +1,6 @@
 import type { ImageLabelWire, TaxonomyWire } from '@dts/domain';
 import { Check, Cpu, Plus, Trash2, User, X } from 'lucide-react';
-import { type KeyboardEvent, type MutableRefObject, type PointerEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { errorText } from '../../api/client';
-import { DropZone } from '../../components/DropZone';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ErrorBox } from '../../components/ui';
 import {
   byPerson,
@@ -12,17 +10,15 @@ import {
   percentScore,
   scorePercent,
   setTaxonomyLevel,
-  sourceText,
   suggestLabels,
   TAXONOMY_LEVELS,
   taxonomyOfLabel,
 } from '../../lib/annotation-draft';
-import { type Box, boxBetween, boxPercent, type DragMode, dragBox, type Handle, HANDLES, isArrow, nudgeBox, type Point, pointIn } from '../../lib/box-geometry';
-import { DETECTOR_FILE_MAX_BYTES, type DetectorFile, importSummary, parseDetectorFile } from '../../lib/detector-file';
 import { taxonomyName } from '../../lib/gallery';
+import { AnnotatorFrame, type Elements, elementKey, type Focus, keep } from './AnnotatorFrame';
+import { DetectorImport } from './DetectorImport';
 import type { PhotoDraft } from './usePhotoDraft';
 
-const percent = (score: number) => (Number.isFinite(score) ? `${scorePercent(score)} %` : '– %');
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Who made a box, for eyes (icon and colour) and for screen readers (words). */
@@ -40,9 +36,6 @@ function SourceBadge({ source }: { source: string | null }) {
     </span>
   );
 }
-
-const boxClass = (b: DraftBox, selected: boolean) =>
-  `box editable ${byPerson(b.source) ? 'by-person' : b.source === null ? 'by-unknown' : 'by-detector'}${selected ? ' selected' : ''}`;
 
 /** The five taxonomy levels of a box or of the whole image, each a text field. */
 function TaxonomyFields({ legend, taxonomy, onChange }: { legend: string; taxonomy: TaxonomyWire | null; onChange: (t: TaxonomyWire | null) => void }) {
@@ -63,125 +56,6 @@ function TaxonomyFields({ legend, taxonomy, onChange }: { legend: string; taxono
         </div>
       ))}
     </fieldset>
-  );
-}
-
-type Focus = { key: number; where: 'box' | 'label' };
-type Elements = MutableRefObject<Map<string, HTMLElement>>;
-const elementKey = (f: Focus) => `${f.where}:${f.key}`;
-/** A ref callback keeping an element in `elements` under its box key while it is shown. */
-const keep = (elements: Elements, f: Focus) => (el: HTMLElement | null) => {
-  if (el) elements.current.set(elementKey(f), el);
-  else elements.current.delete(elementKey(f));
-};
-
-/** The photo with its boxes: drawn by dragging on it, moved and resized by mouse or keyboard. */
-function AnnotatorFrame({ state, src, alt, focus, elements }: { state: PhotoDraft; src: string; alt: string; focus: (f: Focus) => void; elements: Elements }) {
-  const { draft, selected, setSelected, updateBox, addBox, removeBox } = state;
-  const frame = useRef<HTMLDivElement>(null);
-  const drag = useRef<{ mode: DragMode | 'draw'; key: number | null; start: Point; box: Box | null } | null>(null);
-  const [preview, setPreview] = useState<Box | null>(null);
-  const helpId = useId();
-  const point = (e: PointerEvent) => pointIn(frame.current!.getBoundingClientRect(), e.clientX, e.clientY);
-
-  const down = (e: PointerEvent<HTMLDivElement>) => {
-    if (e.button !== 0) return;
-    e.preventDefault();
-    const target = e.target as HTMLElement;
-    const boxElement = target.closest<HTMLElement>('[data-box-key]');
-    const key = boxElement ? Number(boxElement.dataset.boxKey) : null;
-    const box = draft.boxes.find((b) => b.key === key) ?? null;
-    // Shift + drag draws even over a box (a herd's boxes can leave no free spot to start from).
-    if (box && boxElement && !e.shiftKey) {
-      setSelected(box.key);
-      boxElement.focus();
-      drag.current = { mode: (target.dataset.handle as Handle | undefined) ?? 'move', key: box.key, start: point(e), box: box.bbox };
-    } else {
-      setSelected(null);
-      drag.current = { mode: 'draw', key: null, start: point(e), box: null };
-    }
-    frame.current!.setPointerCapture(e.pointerId);
-  };
-  const move = (e: PointerEvent<HTMLDivElement>) => {
-    const d = drag.current;
-    if (!d) return;
-    const p = point(e);
-    if (d.mode === 'draw') setPreview(boxBetween(d.start, p));
-    else if (d.key !== null && d.box) updateBox(d.key, { bbox: dragBox(d.box, d.mode, p.x - d.start.x, p.y - d.start.y) });
-  };
-  const up = (e: PointerEvent<HTMLDivElement>) => {
-    const d = drag.current;
-    drag.current = null;
-    setPreview(null);
-    if (frame.current?.hasPointerCapture(e.pointerId)) frame.current.releasePointerCapture(e.pointerId);
-    if (d?.mode !== 'draw') return;
-    const drawn = boxBetween(d.start, point(e));
-    // A box just drawn wants its label: the label field takes the keyboard.
-    if (drawn) focus({ key: addBox(drawn).key, where: 'label' });
-  };
-  const cancel = () => {
-    drag.current = null;
-    setPreview(null);
-  };
-
-  const boxKey = (e: KeyboardEvent<HTMLDivElement>, b: DraftBox) => {
-    if (isArrow(e.key)) {
-      updateBox(b.key, { bbox: nudgeBox(b.bbox, e.key, { resize: e.shiftKey, fine: e.ctrlKey || e.metaKey }) });
-    } else if (e.key === 'Delete' || e.key === 'Backspace') {
-      removeBox(b.key);
-      frame.current?.focus();
-    } else if (e.key === 'Enter' || e.key === ' ') {
-      focus({ key: b.key, where: 'label' });
-    } else if (e.key === 'Escape') {
-      setSelected(null);
-      e.currentTarget.blur();
-    } else return;
-    // Handled here: the page's own keys (← → to the next photo, Escape back) stay out of it.
-    e.preventDefault();
-  };
-
-  return (
-    <figure className="annotated annotator">
-      <div
-        ref={frame}
-        className={`annotated-frame annotator-frame${preview ? ' drawing' : ''}`}
-        onPointerDown={down}
-        onPointerMove={move}
-        onPointerUp={up}
-        onPointerCancel={cancel}
-        tabIndex={-1}
-        data-testid="annotator-frame"
-      >
-        <img src={src} alt={alt} draggable={false} />
-        {draft.boxes.map((b, i) => (
-          <div
-            key={b.key}
-            ref={keep(elements, { key: b.key, where: 'box' })}
-            className={boxClass(b, selected === b.key)}
-            style={boxPercent(b.bbox)}
-            role="button"
-            tabIndex={0}
-            aria-label={`Box ${i + 1}: ${b.label || 'no label yet'}, ${percent(b.score)}, by ${sourceText(b.source)}`}
-            aria-describedby={helpId}
-            data-box-key={b.key}
-            data-label={b.label}
-            data-source={b.source ?? ''}
-            onFocus={() => setSelected(b.key)}
-            onKeyDown={(e) => boxKey(e, b)}
-          >
-            <span className="box-label" aria-hidden>
-              {byPerson(b.source) ? <User size={11} /> : b.source ? <Cpu size={11} /> : null} {i + 1}. {b.label || '…'} {percent(b.score)}
-            </span>
-            {selected === b.key ? HANDLES.map((h) => <span key={h} className={`handle handle-${h}`} data-handle={h} aria-hidden />) : null}
-          </div>
-        ))}
-        {preview ? <div className="box drawing-box" style={boxPercent(preview)} aria-hidden /> : null}
-      </div>
-      <figcaption id={helpId} className="muted small">
-        Drag on the photo to draw a box (Shift + drag to start on another box). A selected box: drag it or its corners, or use the arrow keys to move it, Shift
-        + arrows to resize it (Ctrl for small steps), Enter to label it, Delete to remove it. N adds a box, Ctrl + S saves.
-      </figcaption>
-    </figure>
   );
 }
 
@@ -382,78 +256,6 @@ function AnnotationPanel({ state, elements, focus }: { state: PhotoDraft; elemen
         </ul>
       ) : null}
       <ErrorBox error={error} />
-    </section>
-  );
-}
-
-/**
- * A MegaDetector or SpeciesNet output file, picked or dropped: narrowed to this photo's entry and
- * sent; its boxes replace the photo's. Replacing a person's work asks first.
- */
-function DetectorImport({ state, filename }: { state: PhotoDraft; filename: string }) {
-  const { dirty, stored, importOutput, saving, setMessage } = state;
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [pending, setPending] = useState<(DetectorFile & { kind: 'megadetector' | 'speciesnet' | 'own' }) | null>(null);
-  const people = stored.boxes.filter((b) => byPerson(b.source)).length + (stored.prediction && byPerson(stored.prediction.source) ? 1 : 0);
-
-  const send = async (found: DetectorFile & { kind: 'megadetector' | 'speciesnet' | 'own' }) => {
-    setPending(null);
-    const result = await importOutput(found.body);
-    if ('error' in result) return setProblem(errorText(result.error));
-    setDone(importSummary(found.kind, result.draft.boxes.length, result.draft.prediction !== null));
-    setMessage(null);
-  };
-  const take = async (files: File[]) => {
-    setProblem(null);
-    setDone(null);
-    setPending(null);
-    const file = files[0];
-    if (!file) return;
-    if (file.size > DETECTOR_FILE_MAX_BYTES) return setProblem(`${file.name} is larger than ${DETECTOR_FILE_MAX_BYTES / 1024 / 1024} MB.`);
-    if (dirty) return setProblem('Save or discard your changes first: an import replaces the photo’s annotations.');
-    const found = parseDetectorFile(await file.text(), filename);
-    if (found.kind === 'problem') return setProblem(found.problem);
-    if (people > 0) return setPending(found);
-    await send(found);
-  };
-
-  return (
-    <section className="card detector-import" aria-labelledby="detector-import-title">
-      <h2 id="detector-import-title">Import detector output</h2>
-      <DropZone
-        onFiles={(files) => void take(files)}
-        disabled={saving}
-        what="a MegaDetector or SpeciesNet output file"
-        accept="application/json,.json"
-        multiple={false}
-        inputLabel="Detector output file"
-        testId="detector-dropzone"
-        hint={`The entry for ${filename} is taken; its boxes replace the photo’s.`}
-      />
-      {pending ? (
-        <div className="notice" role="alert">
-          <p>This replaces {people === 1 ? 'an annotation' : `${people} annotations`} a person made on this photo. </p>
-          <div className="button-row">
-            <button type="button" className="small danger" onClick={() => void send(pending)}>
-              Replace them
-            </button>
-            <button type="button" className="small" onClick={() => setPending(null)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : null}
-      {problem ? (
-        <p className="error-box" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
     </section>
   );
 }
