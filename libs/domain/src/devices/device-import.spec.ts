@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEVICE_IMPORT_TEMPLATE, parseCsv, readDeviceImport } from './device-import';
+import { parseCsv } from './csv';
+import { DEVICE_IMPORT_TEMPLATE, readDeviceImport } from './device-import';
 
 const EXPORTS = join(__dirname, '../../../../test-data/device-exports');
 const read = (name: string) => readFileSync(join(EXPORTS, name), 'utf8');

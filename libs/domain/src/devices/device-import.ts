@@ -1,6 +1,7 @@
 import { normalizeEui } from '../eui';
 import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH, type DeviceImportFormat } from '../wire/device';
 import type { AnyJson } from '../wire/json';
+import { parseCsv } from './csv';
 
 /** Rows one import may hold (docs/api.md §4). */
 export const DEVICE_IMPORT_MAX_ROWS = 10_000;
@@ -280,60 +281,6 @@ function readCsv(text: string): ReadImport {
     if (device) devices.push(device);
   });
   return { format, devices, problems };
-}
-
-/** RFC 4180 records; stops after `maxRows` (truncated). */
-export function parseCsv(text: string, delimiter = ',', maxRows = Infinity): { rows: string[][]; truncated: boolean } | { error: string } {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let i = 0;
-  const endRow = () => {
-    row.push(cell);
-    rows.push(row);
-    row = [];
-    cell = '';
-  };
-  while (i < text.length) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      cell += c;
-      i++;
-      continue;
-    }
-    if (c === '"' && cell === '') {
-      quoted = true;
-      i++;
-    } else if (c === delimiter) {
-      row.push(cell);
-      cell = '';
-      i++;
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      endRow();
-      i += 2;
-    } else if (c === '\n') {
-      endRow();
-      i++;
-    } else {
-      cell += c;
-      i++;
-    }
-    if (rows.length > maxRows) return { rows, truncated: true };
-  }
-  if (quoted) return { error: `a quoted field is not closed (line ${rows.length + 1})` };
-  if (cell !== '' || row.length > 0) endRow();
-  return { rows, truncated: false };
 }
 
 function show(value: unknown): string {

@@ -1,1 +1,2 @@
 export * from './live-bus';
+export * from './live-notices';

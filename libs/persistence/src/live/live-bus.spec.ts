@@ -1,4 +1,4 @@
-import { liveEchoOf, type LiveNotice, packLiveNotices, unpackLiveNotices } from './live-bus';
+import { liveEchoOf, type LiveNotice, packLiveNotices, unpackLiveNotices } from './live-notices';
 
 describe('live notices on the wire', () => {
   it('round-trips uplink, command, alert and image notices', () => {
