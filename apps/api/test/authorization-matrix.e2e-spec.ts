@@ -890,8 +890,12 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   }, 120_000);
 
   afterAll(async () => {
+    // Stop listening first, then drop every connection: the api may connect again (a command
+    // retried) between a destroy and the close, and close() waits for every connection to end.
+    const closed = new Promise((r) => (blackhole ? blackhole.close(r) : r(undefined)));
     for (const s of held) s.destroy();
-    await new Promise((r) => blackhole?.close(r));
+    blackhole?.closeAllConnections();
+    await closed;
     await svc?.close();
     await hooks.stop();
   });
