@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureEmbeddedTemplate, readEmbeddedTemplate } from './embedded-template';
+import { ensureEmbeddedTemplate } from './embedded-template';
 import { PgliteWireServer } from './pglite-wire-server';
 
 export interface EmbeddedPostgres {
@@ -76,9 +76,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string | null; m
   try {
     // A new database (in memory, or a DATA_DIR PGlite has not initialised) starts from the template.
     const isNew = !dataPath || !existsSync(join(dataPath, 'PG_VERSION'));
-    if (isNew) await ensureEmbeddedTemplate();
-    const template = isNew ? readEmbeddedTemplate() : null;
-    const db = await PGlite.create(dataPath, template ? { loadDataDir: template } : {});
+    const template = isNew ? await ensureEmbeddedTemplate() : null;
+    const db = await PGlite.create(dataPath, template ? { loadDataDir: new Blob([readFileSync(template)]) } : {});
     // Connections beyond maxConnections are refused, so it must cover every pool.
     const server = new PgliteWireServer(db, options.maxConnections);
     const port = await server.listen('127.0.0.1', 0);

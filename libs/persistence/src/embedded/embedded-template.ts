@@ -40,13 +40,6 @@ export function embeddedTemplatePath(): string {
   return join(EMBEDDED_TEMPLATE_DIR, `pgdata-${templateKey(pglite.version, MIGRATIONS)}.tar`);
 }
 
-/** The template's bytes, or null when there is none yet. */
-export function readEmbeddedTemplate(): Blob | null {
-  const path = embeddedTemplatePath();
-  if (!existsSync(path)) return null;
-  return new Blob([readFileSync(path)]);
-}
-
 /** Claims the right to build the template; false when another live process holds it. */
 function claim(path: string): (() => void) | null {
   const file = `${path}.building`;
