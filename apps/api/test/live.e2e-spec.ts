@@ -255,7 +255,9 @@ describe.each(TRANSPORTS)('live feed across two instances (notices through the %
     const after = await open(b, alice, device.devEUI);
     await ingest([uplink(device.devEUI, 31)]);
     expect((await after.waitFor((e) => e.event === 'uplink', 'uplink event')).data.temperature).toBe(31);
-    expect(after.events).toHaveLength(1);
+    // Uplinks only: the simulated class-A network sends the earlier test's queued command on an
+    // uplink, so its 'Sent' may reach this client too, whenever that hand-off lands.
+    expect(after.events.filter((e) => e.event === 'uplink').map((e) => e.data.temperature)).toEqual([31]);
   });
 
   // Last: it stops instance b.

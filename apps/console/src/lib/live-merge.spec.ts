@@ -16,6 +16,12 @@ describe('live merging', () => {
     expect(mergeCommand([command(1, 'Sent')], command(2, 'Created'))).toEqual([command(2, 'Created'), command(1, 'Sent')]);
   });
 
+  it('never moves a command’s status back (the live Scheduled can beat the POST’s Created)', () => {
+    expect(mergeCommand([command(2, 'Scheduled')], command(2, 'Created'))).toEqual([command(2, 'Scheduled')]);
+    expect(mergeCommand([command(2, 'Failed')], command(2, 'Sent'))).toEqual([command(2, 'Failed')]);
+    expect(mergeCommand([command(2, 'Sent')], command(2, 'Sent'))).toEqual([command(2, 'Sent')]);
+  });
+
   it('reads a position from the decoded payload, else the network', () => {
     expect(positionOf({ LAT: 52.1, LON: 4.8, geoloc_LAT: 1, geoloc_LON: 2 })).toEqual([52.1, 4.8]);
     expect(positionOf({ LAT: null, LON: null, geoloc_LAT: 1, geoloc_LON: 2 })).toEqual([1, 2]);

@@ -1,4 +1,4 @@
-import type { CommandWire, UplinkRecordWire } from '@dts/domain';
+import { COMMAND_STATUS_RANK, type CommandWire, type UplinkRecordWire } from '@dts/domain';
 
 /** Rows the live view of a device keeps (newest first). */
 export const LIVE_ROWS = 200;
@@ -14,12 +14,16 @@ export function mergeUplinks(list: readonly UplinkRecordWire[] | undefined, inco
   return [...fresh, ...(list ?? [])].sort((a, b) => b.uplink.uid - a.uplink.uid).slice(0, cap);
 }
 
-/** A command's new status replaces its row; a command not listed yet goes first (the list is newest first). */
+/**
+ * A command's new status replaces its row; a command not listed yet goes first (the list is newest
+ * first). A status never moves back: the live feed's Scheduled can arrive before the answer to the
+ * POST that created the command, and that answer's Created must not hide it.
+ */
 export function mergeCommand(list: readonly CommandWire[] | undefined, command: CommandWire): CommandWire[] {
   const rows = [...(list ?? [])];
   const at = rows.findIndex((c) => c.uid === command.uid);
-  if (at >= 0) rows[at] = command;
-  else rows.unshift(command);
+  if (at < 0) rows.unshift(command);
+  else if (COMMAND_STATUS_RANK[command.status] >= COMMAND_STATUS_RANK[rows[at]!.status]) rows[at] = command;
   return rows;
 }
 
