@@ -12,6 +12,7 @@ export * from './uplinks';
 export * from './repositories/accounts.repository';
 export * from './repositories/datamodel.repository';
 export * from './repositories/device-list.repository';
+export * from './repositories/device-registration.repository';
 export * from './repositories/devices.repository';
 export * from './repositories/device-handovers.repository';
 export * from './repositories/series.repository';

@@ -8,6 +8,7 @@ import { CacheChunkStore, PgCacheChunkStore, RedisCacheChunkStore } from './cach
 import { DataCacheRepository } from './cache/data-cache.repository';
 import { DeliveriesRepository, EventRoutingRepository, IntegrationsRepository } from './integrations';
 import { createImageStore, ImageStore } from './images/image-store';
+import { ImageGalleryRepository } from './images/image-gallery.repository';
 import { ImagesRepository } from './images/images.repository';
 import { dataSourceOptions, type DatabaseTarget } from './data-source';
 import { LiveBus } from './live/live-bus';
@@ -19,6 +20,7 @@ import { NetworksRepository } from './repositories/networks.repository';
 import { DatamodelRepository } from './repositories/datamodel.repository';
 import { DeviceHandoversRepository } from './repositories/device-handovers.repository';
 import { DeviceListRepository } from './repositories/device-list.repository';
+import { DeviceRegistrationRepository } from './repositories/device-registration.repository';
 import { DevicesRepository } from './repositories/devices.repository';
 import { FencesRepository } from './repositories/fences.repository';
 import { GatewaysRepository } from './repositories/gateways.repository';
@@ -45,6 +47,7 @@ const REPOSITORIES = [
   RulesRepository,
   AccountsRepository,
   ImagesRepository,
+  ImageGalleryRepository,
   CodecsRepository,
   CommandsRepository,
   NetworksRepository,
@@ -52,6 +55,7 @@ const REPOSITORIES = [
   DatamodelRepository,
   DeviceListRepository,
   DevicesRepository,
+  DeviceRegistrationRepository,
   DeviceHandoversRepository,
   FencesRepository,
   GatewaysRepository,

@@ -1,12 +1,11 @@
-import type { AdminAccountWire } from '@dts/domain';
-import { type FormEvent, useMemo, useState } from 'react';
-import { fieldError } from '../api/client';
-import { type Column, DataTable } from '../components/DataTable';
-import { SelectField, TextField } from '../components/form';
+import { useMemo, useState } from 'react';
+import { DataTable } from '../components/DataTable';
+import { SelectField } from '../components/form';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
-import { useAdminAccounts, useAdminInfo, useCacheEntries, useInvalidateCache, useUpdateAccount } from '../hooks/admin';
+import { useAdminInfo, useCacheEntries, useInvalidateCache } from '../hooks/admin';
 import { duration, num, relativeTime, utcText } from '../lib/format';
 import { useNow } from '../hooks/now';
+import { AdminAccounts } from './AdminAccounts';
 
 const bytes = (n: number) => (n >= 1_048_576 ? `${num(n / 1_048_576, 1)} MiB` : n >= 1024 ? `${num(n / 1024, 1)} KiB` : `${n} B`);
 
@@ -102,105 +101,6 @@ function Figures() {
   );
 }
 
-/** An account's limit and expiry, edited in place. */
-function AccountLimits({ account }: { account: AdminAccountWire }) {
-  const update = useUpdateAccount();
-  const [form, setForm] = useState({ max: String(account.max_devices), expiration: account.expiration });
-  const changed = form.max !== String(account.max_devices) || form.expiration !== account.expiration;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update.mutate({
-      id: account.id,
-      body: {
-        ...(form.max !== String(account.max_devices) ? { max_devices: Number(form.max) } : {}),
-        ...(form.expiration !== account.expiration ? { expiration: form.expiration } : {}),
-      },
-    });
-  };
-  return (
-    <form className="inline-form" onSubmit={submit} noValidate aria-label={`Limits of ${account.username}`}>
-      <TextField
-        label="Devices at most"
-        type="number"
-        min={0}
-        value={form.max}
-        onChange={(e) => setForm({ ...form, max: e.target.value })}
-        error={fieldError(update.error, 'max_devices')}
-      />
-      <TextField
-        label="Expires (UTC)"
-        type="date"
-        value={form.expiration}
-        onChange={(e) => setForm({ ...form, expiration: e.target.value })}
-        error={fieldError(update.error, 'expiration')}
-      />
-      <button type="submit" className="small" disabled={!changed || update.isPending}>
-        Save
-      </button>
-      {update.isSuccess && !changed ? (
-        <span className="muted small" role="status">
-          Saved
-        </span>
-      ) : null}
-    </form>
-  );
-}
-
-function Accounts() {
-  const [text, setText] = useState('');
-  const [q, setQ] = useState('');
-  const accounts = useAdminAccounts(q);
-  const rows = useMemo(() => accounts.data?.pages.flatMap((p) => p.accounts) ?? [], [accounts.data]);
-  const total = accounts.data?.pages[0]?.meta.total;
-  const columns: Column<AdminAccountWire>[] = [
-    { key: 'username', header: 'Account', render: (a) => <span>{a.username}</span> },
-    { key: 'email', header: 'E-mail', render: (a) => a.email },
-    { key: 'group', header: 'Role', render: (a) => (a.groupid === 1 ? 'admin' : 'user') },
-    { key: 'devices', header: 'Devices', className: 'num', render: (a) => <span data-devices={a.devices}>{a.devices}</span> },
-    { key: 'login', header: 'Last sign-in (UTC)', render: (a) => a.last_login ?? 'never' },
-    { key: 'limits', header: 'Device limit and expiry', render: (a) => <AccountLimits key={a.id} account={a} /> },
-  ];
-  return (
-    <Card title={`Accounts${total !== undefined ? ` (${total})` : ''}`} id="accounts">
-      <form
-        className="toolbar"
-        role="search"
-        aria-label="Search accounts"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(text);
-        }}
-      >
-        <TextField
-          label="Search accounts"
-          type="search"
-          placeholder="Username or e-mail"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onBlur={() => setQ(text)}
-        />
-      </form>
-      <ErrorBox error={accounts.error} />
-      {accounts.isPending ? (
-        <Loading what="Loading accounts" />
-      ) : (
-        <DataTable
-          caption="Accounts"
-          columns={columns}
-          rows={rows}
-          rowKey={(a) => a.id}
-          rowHeight={92}
-          total={total}
-          maxHeight="60vh"
-          onEndReached={() => {
-            if (accounts.hasNextPage && !accounts.isFetchingNextPage) void accounts.fetchNextPage();
-          }}
-        />
-      )}
-    </Card>
-  );
-}
-
 function CacheEntries() {
   const [stale, setStale] = useState<boolean | null>(null);
   const entries = useCacheEntries(stale);
@@ -293,7 +193,7 @@ export function AdminPage() {
     <>
       <PageHeader title="Administration" subtitle="The service as a whole: only administrators see this page." />
       <Figures />
-      <Accounts />
+      <AdminAccounts />
       <CacheEntries />
     </>
   );

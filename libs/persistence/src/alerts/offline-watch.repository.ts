@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RuleKind } from '@dts/domain';
 import { DataSource } from 'typeorm';
-import type { AlertChange } from '../integrations/event-routing.repository';
+import type { AlertChange } from '../integrations/routing-batch';
 import { raiseAlert } from './alert-writes';
 
 /** An offline rule's state that has come due, with what deciding it needs. */

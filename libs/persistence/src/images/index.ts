@@ -1,2 +1,3 @@
 export * from './image-store';
 export * from './images.repository';
+export * from './image-gallery.repository';

@@ -1,17 +1,13 @@
-import { type CodecExample, type CodecExampleResult, fromCodecOutput, type DecodeResult, judgeExample, NO_MEASUREMENTS, textOf } from '@dts/domain';
+import { type CodecExample, fromCodecOutput, type DecodeResult, NO_MEASUREMENTS, textOf } from '@dts/domain';
 import { createHash } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { type QuickJSContext, type QuickJSRuntime, type QuickJSWASMModule, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
+import { type QuickJSContext, type QuickJSWASMModule, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
 import { CODEC_LIMITS, type CodecTrial, loadDeadlineMs } from './codec-limits';
 import { DECODED_MAX_BYTES, decodedTextProblem } from './codec-output-limits';
+import { describe, OUT_OF_MEMORY, storable } from './codec-errors';
+import { type CallResult, type DecodeRun, type LoadedCodec as Loaded, runTrial, type SandboxCalls } from './codec-trial';
 
 /** Told the absolute deadline (epoch ms) of each call into QuickJS as it starts, and 0 when it ends. */
 export type CallWatch = (deadline: number) => void;
-
-interface Loaded {
-  runtime: QuickJSRuntime;
-  context: QuickJSContext;
-}
 
 const failed = (error: string): DecodeResult => ({ decoded: {}, valid: false, error, measurements: { ...NO_MEASUREMENTS } });
 
@@ -25,6 +21,14 @@ export class CodecSandbox {
   private readonly loaded = new Map<string, Loaded>();
   private quickjs: QuickJSWASMModule | null;
   private replacing: Promise<void> | null = null;
+  /** What a trial may do with this sandbox: load, call and drop codecs that are never cached. */
+  private readonly calls: SandboxCalls = {
+    load: (script) => this.load(script),
+    call: (entry, code, deadlineMs) => this.call(entry, code, deadlineMs),
+    decode: (entry, bytes, fPort) => this.decodeIn(entry, bytes, fPort),
+    dispose: (entry) => this.dispose(entry),
+    withoutDecodeUplink: (entry, script) => this.withoutDecodeUplink(entry, script),
+  };
 
   /**
    * `fresh` makes a new QuickJS module: should the WebAssembly module itself ever fail (an abort
@@ -68,81 +72,9 @@ export class CodecSandbox {
     return kind.ok && kind.value === 'function' ? null : 'the script must define a function decodeUplink(input)';
   }
 
-  /**
-   * Runs a draft script, loaded for this alone and dropped after (drafts never take a place in the
-   * cache): decodes `payload` when given, then runs `examples` in order until `budgetMs` of time
-   * (loading included) is spent.
-   */
+  /** Runs a draft script (`runTrial`): drafts never take a place in the cache. */
   trial(script: string, payload: { bytes: Uint8Array; fPort: number } | null, examples: readonly CodecExample[], budgetMs: number): CodecTrial {
-    const started = performance.now();
-    const spent = () => performance.now() - started;
-    const fail = (problem: string): CodecTrial => ({ problem, decoded: null, examples: examples.map(() => null), usedMs: spent() });
-    if (Buffer.byteLength(script) > CODEC_LIMITS.maxScriptBytes) return fail(`the script exceeds ${CODEC_LIMITS.maxScriptBytes} bytes`);
-    const entry = this.load(script);
-    if (typeof entry === 'string') return fail(entry);
-    try {
-      const problem = this.withoutDecodeUplink(entry, script);
-      if (problem) return fail(problem);
-      // A call that fails leaves the context in an unknown state: the rest run in a fresh one.
-      let current: Loaded | null = entry;
-      const fresh = (): Loaded | string => {
-        if (current) return current;
-        const again = this.load(script);
-        if (typeof again !== 'string') current = again;
-        return again;
-      };
-      const drop = () => {
-        if (current && current !== entry) this.dispose(current);
-        current = null;
-      };
-      let decoded: CodecTrial['decoded'] = null;
-      if (payload) {
-        const run = this.decodeIn(entry, payload.bytes, payload.fPort);
-        decoded = { output: run.output, normalized: run.normalized, result: run.result };
-        if (run.callFailed) current = null;
-      }
-      const results = examples.map((example): CodecExampleResult | null => {
-        if (spent() >= budgetMs) return null;
-        const loaded = fresh();
-        if (typeof loaded === 'string') return { passed: false, actual: null, normalized_actual: null, message: `codec: ${loaded}` };
-        const outcome = this.runExample(loaded, example);
-        if (outcome.failedCall) drop();
-        return outcome.result;
-      });
-      drop();
-      return { problem: null, decoded, examples: results, usedMs: spent() };
-    } finally {
-      this.dispose(entry);
-    }
-  }
-
-  /** One example in a loaded codec; `failedCall` when the call threw or hit a limit. */
-  private runExample(entry: Loaded, example: CodecExample): { result: CodecExampleResult; failedCall: boolean } {
-    const failed = (message: string) => ({ result: { passed: false, actual: null, normalized_actual: null, message }, failedCall: true });
-    if (example.kind === 'uplink') {
-      const run = this.decodeIn(entry, Uint8Array.from(example.input.bytes ?? []), example.input.fPort ?? 0);
-      if (run.callFailed) return failed(run.result.error ?? 'the codec failed');
-      if (run.output === null) return { ...failed(run.result.error ?? 'the codec returned nothing'), failedCall: false };
-      return { result: judgeExample(example, run.output, run.normalized), failedCall: false };
-    }
-    const fn = example.kind === 'downlink_encode' ? 'encodeDownlink' : 'decodeDownlink';
-    const kind = this.call(entry, `typeof ${fn}`);
-    if (!kind.ok || kind.value !== 'function')
-      return { result: { passed: false, actual: null, normalized_actual: null, message: `the codec has no ${fn} function` }, failedCall: false };
-    const input = example.kind === 'downlink_encode' ? { data: example.input.data } : { bytes: example.input.bytes ?? [], fPort: example.input.fPort ?? 0 };
-    const r = this.call(
-      entry,
-      `(function(){var s=JSON.stringify(${fn}(${JSON.stringify(input)}));return typeof s==='string'&&s.length>${DECODED_MAX_BYTES}?s.length:s})()`,
-    );
-    if (!r.ok) return failed(`codec: ${r.error}`);
-    if (typeof r.value === 'number') return failed(`codec: the output exceeds ${DECODED_MAX_BYTES / 1024} KiB`);
-    let actual: unknown = null;
-    try {
-      actual = typeof r.value === 'string' ? JSON.parse(r.value) : null;
-    } catch {
-      actual = null;
-    }
-    return { result: judgeExample(example, actual), failedCall: false };
+    return runTrial(this.calls, script, payload, examples, budgetMs);
   }
 
   decode(key: string, script: string, bytes: Uint8Array, fPort: number): DecodeResult {
@@ -163,7 +95,7 @@ export class CodecSandbox {
    * Decodes in a loaded codec: the result as an uplink stores it, and the codec's output and
    * normalized payload as it returned them (null when it failed).
    */
-  private decodeIn(loaded: Loaded, bytes: Uint8Array, fPort: number): { result: DecodeResult; output: unknown; normalized: unknown; callFailed: boolean } {
+  private decodeIn(loaded: Loaded, bytes: Uint8Array, fPort: number): DecodeRun {
     const none = (result: DecodeResult, callFailed = false) => ({ result, output: null, normalized: null, callFailed });
     // Serialised inside QuickJS; an oversized result comes back as its length only, so it never
     // costs the host a copy. What does come back is checked before it is parsed. A codec with TTN's
@@ -292,7 +224,7 @@ export class CodecSandbox {
     return entry;
   }
 
-  private call(entry: Loaded, code: string, deadlineMs: number = CODEC_LIMITS.callMs): { ok: true; value: unknown } | { ok: false; error: string } {
+  private call(entry: Loaded, code: string, deadlineMs: number = CODEC_LIMITS.callMs): CallResult {
     const deadline = Date.now() + deadlineMs;
     entry.runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
     let r: ReturnType<QuickJSContext['evalCode']>;
@@ -334,23 +266,4 @@ export class CodecSandbox {
       this.broken();
     }
   }
-}
-
-/** Text PostgreSQL can store: no U+0000, no lone surrogate (a codec's error message is its own). */
-const storable = (text: string) => text.replace(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-
-const OUT_OF_MEMORY = `exceeded its memory limit of ${CODEC_LIMITS.memoryBytes / 1024 / 1024} MiB`;
-
-function describe(dumped: unknown, interrupted: string): string {
-  return storable(describeRaw(dumped, interrupted));
-}
-
-function describeRaw(dumped: unknown, interrupted: string): string {
-  if (dumped && typeof dumped === 'object' && 'message' in dumped) {
-    const { name, message } = dumped as { name?: string; message?: string };
-    if (message === 'interrupted') return interrupted;
-    if (message === 'out of memory') return OUT_OF_MEMORY;
-    return `${name ?? 'Error'}: ${String(message).slice(0, 300)}`;
-  }
-  return String(dumped).slice(0, 300);
 }

@@ -11,7 +11,7 @@ import {
   type ImportReference,
   readDeviceImport,
 } from '@dts/domain';
-import { AccountsRepository, DatamodelRepository, DevicesRepository } from '@dts/persistence';
+import { AccountsRepository, DatamodelRepository, DeviceRegistrationRepository } from '@dts/persistence';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 
@@ -35,7 +35,7 @@ interface Known {
 @Injectable()
 export class DeviceImportService {
   constructor(
-    private readonly devices: DevicesRepository,
+    private readonly registration: DeviceRegistrationRepository,
     private readonly accounts: AccountsRepository,
     private readonly datamodel: DatamodelRepository,
   ) {}
@@ -67,12 +67,12 @@ export class DeviceImportService {
     }
     if (read.devices.length === 0 && read.problems.length === 0)
       problems.push({ row: null, field: 'rows', code: 'VALIDATION_FAILED', message: 'the import has no rows' });
-    const taken = await this.devices.registered(
+    const taken = await this.registration.registered(
       principal.accountId,
       rows.map((r) => r.devEUI),
     );
     for (const row of rows) this.takenProblem(row, taken.get(row.devEUI), problems);
-    const owned = await this.devices.countOwned(principal.accountId);
+    const owned = await this.registration.countOwned(principal.accountId);
     if (owned + rows.length > account.maxDevices)
       problems.push({
         row: null,
@@ -93,7 +93,7 @@ export class DeviceImportService {
     });
     if (dryRun) return answer(0, sortProblems(problems));
     if (problems.length > 0) throw refusal(problems);
-    const result = await this.devices.registerMany(
+    const result = await this.registration.registerMany(
       principal.accountId,
       account.maxDevices,
       rows.map((r) => ({

@@ -9,7 +9,7 @@ import {
   type Eui,
   formatDate,
 } from '@dts/domain';
-import { AccountsRepository, DevicesRepository, ImagesRepository } from '@dts/persistence';
+import { AccountsRepository, DeviceRegistrationRepository, DevicesRepository, ImagesRepository } from '@dts/persistence';
 import { JobQueue } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
@@ -22,6 +22,7 @@ import type { RegisterDeviceDto } from './dto/register-device.dto';
 export class DevicesService {
   constructor(
     private readonly devices: DevicesRepository,
+    private readonly registration: DeviceRegistrationRepository,
     private readonly accounts: AccountsRepository,
     private readonly access: DeviceAccessService,
     private readonly images: ImagesRepository,
@@ -41,7 +42,7 @@ export class DevicesService {
     if (!account) throw ApiException.of('AUTH_REQUIRED', 'the account no longer exists');
     if (account.expiresOn < formatDate(new Date())) throw ApiException.of('ACCOUNT_EXPIRED', `the account expired on ${account.expiresOn}`);
     await this.access.checkReferences(principal.accountId, dto);
-    const result = await this.devices.register(principal.accountId, account.maxDevices, {
+    const result = await this.registration.register(principal.accountId, account.maxDevices, {
       eui,
       label: dto.label ?? eui,
       folder: dto.folder ?? null,

@@ -17,6 +17,7 @@ import { GalleryQueryDto } from './dto/gallery-query.dto';
 import { ImageDeletedResponse, ImageDetailResponse, ImageGalleryEntryResponse, ImageLabelResponse, ImageListEntryResponse } from './dto/image.responses';
 import { ImageLabelsQueryDto } from './dto/labels-query.dto';
 import { IngestImageDto, IngestImageForm, UploadImageDto, UploadImageForm } from './dto/upload-image.dto';
+import { ImageGalleryService } from './image-gallery.service';
 import { ImagesService } from './images.service';
 
 /** One file of at most 20 MiB, kept in memory: it goes to the image store in one piece. */
@@ -27,7 +28,10 @@ const IMAGE_CONTENT = { 'image/jpeg': { schema: { type: 'string', format: 'binar
 @ApiTags('images')
 @Controller()
 export class ImagesController {
-  constructor(private readonly images: ImagesService) {}
+  constructor(
+    private readonly images: ImagesService,
+    private readonly galleries: ImageGalleryService,
+  ) {}
 
   @Get('user/image')
   @ApiOperation({
@@ -40,7 +44,7 @@ export class ImagesController {
   })
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
   gallery(@CurrentAccount() me: AuthPrincipal, @Query() query: GalleryQueryDto) {
-    return this.images.gallery(me, query);
+    return this.galleries.gallery(me, query);
   }
 
   @Get('user/image/labels')
@@ -51,7 +55,7 @@ export class ImagesController {
   @ApiEnvelope([ImageLabelResponse])
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED')
   labels(@CurrentAccount() me: AuthPrincipal, @Query() query: ImageLabelsQueryDto) {
-    return this.images.labels(me, query);
+    return this.galleries.labels(me, query);
   }
 
   @Get('user/device/image/:eui')

@@ -5,13 +5,7 @@ import {
   IMAGE_HASH_PATTERN,
   imageThumbnailJobId,
   type ImageDetailWire,
-  IMAGE_GALLERY_DEFAULT_LIMIT,
-  IMAGE_LABELS_DEFAULT_LIMIT,
-  type ImageLabelWire,
-  type ImageGalleryEntryWire,
-  type ImageGalleryMetaWire,
   type ImageListEntryWire,
-  toImageGalleryEntryWire,
   imageType,
   normalizeEui,
 } from '@dts/domain';
@@ -25,9 +19,6 @@ import rangeParser from 'range-parser';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from '../devices/device-access.service';
-import { ApiResult } from '../../common/http/api-result';
-import type { GalleryQueryDto } from './dto/gallery-query.dto';
-import type { ImageLabelsQueryDto } from './dto/labels-query.dto';
 import type { IngestImageDto, UploadImageDto } from './dto/upload-image.dto';
 import { ImageLinksService } from './image-links.service';
 import { toImageDetailWire, toImageListEntryWire } from './image.mapper';
@@ -37,32 +28,6 @@ interface Upload {
   device: { uid: number; eui: string };
   file: Express.Multer.File | undefined;
   fields: UploadImageDto;
-}
-
-/** A gallery cursor: the last entry's photo time (ISO) and uid. */
-function encodeCursor(tsPhoto: Date, uid: number): string {
-  return Buffer.from(JSON.stringify([tsPhoto.toISOString(), uid])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { tsPhoto: Date; uid: number } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  const time = Array.isArray(parsed) && typeof parsed[0] === 'string' && parsed[0].length <= 30 ? new Date(parsed[0]) : null;
-  if (
-    !time ||
-    !Number.isFinite(time.getTime()) ||
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    !Number.isInteger(parsed[1]) ||
-    parsed[1] < 1 ||
-    parsed[1] > 2_147_483_647
-  )
-    throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
-  return { tsPhoto: time, uid: parsed[1] as number };
 }
 
 const EXIF_DATE = /^(\d{4}):(\d{2}):(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -162,39 +127,6 @@ export class ImagesService {
   async list(principal: AuthPrincipal, eui: Eui): Promise<ImageListEntryWire[]> {
     const device = await this.access.require(principal, eui);
     return (await this.images.list(device.uid)).map(toImageListEntryWire);
-  }
-
-  /** GET /user/image: the cameras' photos, newest first, filtered, in keyset pages. */
-  async gallery(principal: AuthPrincipal, query: GalleryQueryDto): Promise<ApiResult<ImageGalleryEntryWire[]>> {
-    let deviceUid: number | null = null;
-    if (query.eui !== undefined) {
-      const eui = normalizeEui(query.eui);
-      if (!eui) throw ApiException.validation('eui', 'eui must be 16 hexadecimal characters');
-      deviceUid = (await this.access.require(principal, eui)).uid;
-    }
-    const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
-    const limit = query.limit ?? IMAGE_GALLERY_DEFAULT_LIMIT;
-    const rows = await this.images.gallery({
-      accountId: principal.accountId,
-      deviceUid,
-      label: text(query.label),
-      species: text(query.species),
-      minScore: query.min_score ?? null,
-      from: query.from === undefined ? null : new Date(query.from * 1000),
-      to: query.to === undefined ? null : new Date(query.to * 1000),
-      // One more than asked tells whether another page follows.
-      limit: limit + 1,
-      after: query.cursor === undefined ? null : decodeCursor(query.cursor),
-    });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const meta: ImageGalleryMetaWire = { next_cursor: rows.length > limit && last ? encodeCursor(last.ts_photo, last.uid) : null };
-    return new ApiResult(page.map(toImageGalleryEntryWire), { meta: { ...meta } });
-  }
-
-  /** GET /user/image/labels: the labels on the account's photos, the most used first (suggestions when labelling). */
-  labels(principal: AuthPrincipal, query: ImageLabelsQueryDto): Promise<ImageLabelWire[]> {
-    return this.images.labels(principal.accountId, query.limit ?? IMAGE_LABELS_DEFAULT_LIMIT);
   }
 
   /** The thumbnail's JPEG (GET …/thumb): 404 until the worker made it. */

@@ -4,7 +4,7 @@ import {
   AlertsRepository,
   CommandsRepository,
   DeviceListRepository,
-  ImagesRepository,
+  ImageGalleryRepository,
   LiveBus,
   type LiveSignal,
   UplinkReadsRepository,
@@ -58,7 +58,7 @@ export class LiveFeedService implements OnModuleDestroy {
     private readonly deviceList: DeviceListRepository,
     private readonly streams: LiveStreamsService,
     private readonly alerts: AlertsRepository,
-    private readonly images: ImagesRepository,
+    private readonly galleries: ImageGalleryRepository,
   ) {
     this.subs = new LiveSubscriptions(deviceList);
     this.subscription = new BusSubscription(bus, (signal) => this.onSignal(signal));
@@ -216,7 +216,7 @@ export class LiveFeedService implements OnModuleDestroy {
    */
   private async imageChanged(hub: DeviceHub, uid: number): Promise<void> {
     if (hub.clients.size === 0) return;
-    const row = await this.images.galleryEntry(uid);
+    const row = await this.galleries.galleryEntry(uid);
     if (!row || row.device_id !== hub.device.uid || !row.completed) return;
     await this.dropRevoked(hub);
     const event: ImageLiveEventWire = { ...toImageGalleryEntryWire(row), deleted: row.deleted === 1 };
