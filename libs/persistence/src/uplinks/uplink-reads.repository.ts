@@ -77,7 +77,7 @@ export const UPLINK_ROW_SELECT = COLUMNS;
 
 /**
  * Reads a device's history in keyset batches ordered by (received_at, uid): each batch is one short
- * indexed query, so a long read holds no cursor, no transaction and no more than a batch in memory.
+ * indexed query, so a long read holds no cursor, no transaction and no more than two batches in memory.
  */
 @Injectable()
 export class UplinkReadsRepository {
@@ -92,21 +92,35 @@ export class UplinkReadsRepository {
     return this.batches<DataRow>(deviceUid, range, true);
   }
 
+  /**
+   * The next batch is asked for as soon as one arrives, so PostgreSQL reads it while this one is
+   * rendered and written: a stream holds at most two batches and one query at a time.
+   */
   private async *batches<T extends { received_at: Date; uid: string }>(deviceUid: number, range: UplinkRange, data: boolean): AsyncGenerator<T[]> {
-    let after: { at: Date; uid: string } | null = null;
-    let left = range.limit ?? Number.POSITIVE_INFINITY;
-    while (left > 0) {
-      const size = Math.min(READ_BATCH, left);
+    const read = (size: number, after: { at: Date; uid: string } | null): Promise<T[]> => {
       const params: unknown[] = [deviceUid, range.from, range.to, size];
       if (after) params.push(after.at, after.uid);
-      const batch: T[] = await this.ds.query(uplinkRangeSql(range.order, after !== null, { data, issues: range.issues ?? null }), params);
-      if (batch.length === 0) return;
-      yield batch;
-      if (batch.length < size) return;
-      left -= batch.length;
-      const last = batch.at(-1);
-      if (!last) return;
-      after = { at: last.received_at, uid: last.uid };
+      return this.ds.query(uplinkRangeSql(range.order, after !== null, { data, issues: range.issues ?? null }), params);
+    };
+    let left = range.limit ?? Number.POSITIVE_INFINITY;
+    let size = Math.min(READ_BATCH, left);
+    let next: Promise<T[]> | null = read(size, null);
+    try {
+      while (next) {
+        const batch = await next;
+        next = null;
+        if (batch.length === 0) return;
+        left -= batch.length;
+        const last = batch.at(-1)!;
+        if (batch.length === size && left > 0) {
+          size = Math.min(READ_BATCH, left);
+          next = read(size, { at: last.received_at, uid: last.uid });
+        }
+        yield batch;
+      }
+    } finally {
+      // A reader that stopped early (a client gone) leaves the read ahead unread: its failure is no one's.
+      next?.catch(() => undefined);
     }
   }
 

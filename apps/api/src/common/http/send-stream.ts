@@ -6,10 +6,11 @@ import { whenWritable } from './when-writable';
 
 /**
  * Writes a streamed answer (stream-body.ts), the one place a service's stream meets the HTTP
- * response, as bulk work (bulk-scheduler): the first batch is read before anything is written (a failure then is still a normal error envelope); rows go out
- * in slices as each batch arrives; the next batch is read only once the client has taken the last
- * (backpressure), so memory holds one batch whatever the size of the whole. A failure later can
- * only cut the connection, which the client sees as a truncated body.
+ * response, as bulk work (bulk-scheduler): the first batch is read before anything is written (a
+ * failure then is still a normal error envelope); rows go out in slices as each batch arrives; the
+ * batch after is asked for only once the client has taken the last (backpressure; the reads
+ * repository reads one ahead), so memory holds two batches whatever the size of the whole. A failure
+ * later can only cut the connection, which the client sees as a truncated body.
  */
 export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promise<void> {
   const iterator = stream.rows[Symbol.asyncIterator]();

@@ -9,7 +9,7 @@ export interface StreamBody<T> {
   filename: string | null;
   /** Request headers the answer depends on (the Vary header). */
   vary: string | null;
-  /** Read in batches: memory holds one batch whatever the size of the whole. */
+  /** Read in batches: memory holds a batch or two (the reads repository reads one ahead) whatever the size of the whole. */
   rows: AsyncIterable<T[]>;
   /** Written before the first row. */
   preamble: string;
