@@ -1,4 +1,4 @@
-import type { CreateTokenRequest, PasswordChangeRequest } from '@dts/domain';
+import type { CreateTokenRequest, PasswordChangeRequest, UserSessionWire } from '@dts/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
@@ -42,9 +42,11 @@ export function useEndSession() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.sessions.end(id),
-    onSuccess: (ended) => {
-      if (ended.current) window.location.assign('/console/sign-in');
-      else void client.invalidateQueries({ queryKey: keys.sessions });
+    onSuccess: (ended, id) => {
+      if (ended.current) return window.location.assign('/console/sign-in');
+      // Gone from the list at once, not after the list is read again.
+      client.setQueryData<UserSessionWire[]>(keys.sessions, (list) => list?.filter((s) => s.id !== id));
+      void client.invalidateQueries({ queryKey: keys.sessions });
     },
   });
 }
@@ -54,7 +56,11 @@ export function useEndOtherSessions() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => api.sessions.endOthers(),
-    onSuccess: () => void client.invalidateQueries({ queryKey: keys.sessions }),
+    onSuccess: () => {
+      // The list shows this session alone as soon as the answer says the others ended.
+      client.setQueryData<UserSessionWire[]>(keys.sessions, (list) => list?.filter((s) => s.current));
+      void client.invalidateQueries({ queryKey: keys.sessions });
+    },
   });
 }
 
