@@ -2,13 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * In PostgreSQL a bare name in ORDER BY that matches an output column means that column: in
- * `SELECT id::text AS id … ORDER BY id` it sorts the text, '1000' before '999'. Twice that took rows
- * in the wrong order (re-decoding skipped a third of a long history; the event router judged a
- * device's newer uplink before an older one). Every statement of this library that casts a column to
- * text under its own name and orders by that name must qualify it (`ORDER BY events.id`).
- */
-/**
  * The ORDER BY of the query level a `::text AS name` stands in, when it names `name` bare: the text
  * after the cast, followed at the same depth of parentheses (a subquery's or window's own ORDER BY
  * is another level), up to where that level ends.
@@ -32,6 +25,13 @@ export function orderedByCastName(statement: string): string[] {
   return found;
 }
 
+/**
+ * In PostgreSQL a bare name in ORDER BY that matches an output column means that column: in
+ * `SELECT id::text AS id … ORDER BY id` it sorts the text, '1000' before '999'. Twice that took rows
+ * in the wrong order (re-decoding skipped a third of a long history; the event router judged a
+ * device's newer uplink before an older one). Every statement of this library that casts a column to
+ * text under its own name and orders by that name must qualify it (`ORDER BY events.id`).
+ */
 describe('ORDER BY never sorts a number cast to text', () => {
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

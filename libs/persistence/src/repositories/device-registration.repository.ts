@@ -26,34 +26,13 @@ export class DeviceRegistrationRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /**
-   * Registers the device on the account unless its EUI is taken or the account is at its limit.
-   * The account row is locked so that concurrent registrations cannot pass the limit together.
+   * Registers the device on the account unless its EUI is taken or the account is at its limit: an
+   * import of one (`registerMany`), whose taken EUI or limit is the reason.
    */
   async register(accountId: number, maxDevices: number, input: NewDevice): Promise<RegisterDeviceResult> {
-    return this.ds.transaction(async (m) => {
-      await m.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
-      const existing: { owner_id: number }[] = await m.query('SELECT owner_id FROM devices WHERE eui = $1 AND deleted_at IS NULL', [input.eui]);
-      if (existing[0]) return { ok: false as const, reason: existing[0].owner_id === accountId ? ('exists' as const) : ('owned-elsewhere' as const) };
-      const { n } = await queryOne<{ n: number }>(m, 'SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [accountId]);
-      if (n >= maxDevices) return { ok: false as const, reason: 'limit' as const };
-      const { uid } = await queryOne<{ uid: number }>(
-        m,
-        `INSERT INTO devices (eui, owner_id, label, folder, tags, type_ref, decoder_ref, network_ref, icon_ref)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING uid`,
-        [
-          input.eui,
-          accountId,
-          input.label,
-          input.folder,
-          input.tags === undefined ? null : JSON.stringify(input.tags),
-          input.typeRef,
-          input.decoderRef,
-          input.networkRef,
-          input.iconRef,
-        ],
-      );
-      return { ok: true as const, uid };
-    });
+    const result = await this.registerMany(accountId, maxDevices, [input]);
+    if (result.ok) return { ok: true, uid: result.uids[0]! };
+    return { ok: false, reason: result.taken.get(input.eui) ?? 'limit' };
   }
 
   /** Live devices the account owns (what `max_devices` counts). */
@@ -72,14 +51,14 @@ export class DeviceRegistrationRepository {
 
   /**
    * Registers all the devices on the account, or none: in one transaction that locks the account
-   * row (as `register` does), checks the limit and the EUIs, and inserts every row with one
+   * row (so that concurrent registrations cannot pass the limit together), checks the limit and the EUIs, and inserts every row with one
    * statement (arrays unnested, whatever the count). What stands in the way is answered instead.
    */
   async registerMany(
     accountId: number,
     maxDevices: number,
     devices: readonly NewDevice[],
-  ): Promise<{ ok: true; created: number } | { ok: false; owned: number; taken: Map<string, 'exists' | 'owned-elsewhere'> }> {
+  ): Promise<{ ok: true; uids: number[] } | { ok: false; owned: number; taken: Map<string, 'exists' | 'owned-elsewhere'> }> {
     try {
       return await this.registerManyOnce(accountId, maxDevices, devices);
     } catch (error) {
@@ -110,15 +89,15 @@ export class DeviceRegistrationRepository {
           owned: n,
           taken: new Map(rows.map((r) => [r.eui, r.owner_id === accountId ? ('exists' as const) : ('owned-elsewhere' as const)])),
         };
-      const inserted = await returningRows<{ n: number }>(
+      const inserted = await returningRows<{ uids: number[] }>(
         m,
         `WITH added AS (
            INSERT INTO devices (eui, owner_id, label, folder, tags, type_ref, decoder_ref, network_ref, icon_ref)
            SELECT r.eui, $1, r.label, r.folder, r.tags::jsonb, r.type_ref, r.decoder_ref, r.network_ref, r.icon_ref
            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[])
              AS r(eui, label, folder, tags, type_ref, decoder_ref, network_ref, icon_ref)
-           RETURNING 1)
-         SELECT count(*)::int AS n FROM added`,
+           RETURNING uid)
+         SELECT coalesce(array_agg(uid), '{}') AS uids FROM added`,
         [
           accountId,
           euis,
@@ -131,7 +110,7 @@ export class DeviceRegistrationRepository {
           devices.map((d) => d.iconRef),
         ],
       );
-      return { ok: true as const, created: inserted[0]?.n ?? 0 };
+      return { ok: true as const, uids: inserted[0]?.uids ?? [] };
     });
   }
 }

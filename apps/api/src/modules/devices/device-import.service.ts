@@ -115,7 +115,7 @@ export class DeviceImportService {
         late.push({ row: null, field: 'rows', code: 'DEVICE_LIMIT_REACHED', message: `the account may hold at most ${account.maxDevices} devices` });
       throw refusal(late.length > 0 ? late : [{ row: null, field: 'rows', code: 'DEVICE_LIMIT_REACHED', message: 'the import no longer fits' }]);
     }
-    return answer(result.created, []);
+    return answer(result.uids.length, []);
   }
 
   private takenProblem(row: DeviceImportRowWire, state: 'exists' | 'owned-elsewhere' | undefined, problems: DeviceImportProblemWire[]): void {
