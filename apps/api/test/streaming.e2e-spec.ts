@@ -10,7 +10,9 @@ const ROWS = 150_000;
 /** Reads a response to its end without keeping it, sampling the heap as the body flows. */
 function drain(url: string, token: string, marker: string): Promise<{ status: number; bytes: number; rows: number; heapPeak: number; tail: string }> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
+    // A connection of its own: reusing the last read's kept-alive one races the server's 5 s idle
+    // close when a starved machine takes that long between two tests (seen: read ECONNRESET).
+    get(url, { agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
       let bytes = 0;
       let rows = 0;
       let heapPeak = 0;

@@ -21,10 +21,25 @@ const THEME = EditorView.theme({
  * (`style-src 'self'`) leaves alone, where in the document itself it would add `<style>`
  * elements the CSP refuses. It evaluates nothing. Tab indents; Escape then Tab leaves the editor
  * (CodeMirror's own rule), so keyboards are not trapped.
+ *
+ * The editor owns its text: `initial` is read once, and the page hears of every change. It is
+ * never written back from the page's state, because that state runs behind the editor: an edit
+ * landing between React's commit of the text before it and that commit's effects would be
+ * replaced by the older text (a fast typist's, or a paste after select-all and Delete, lost). A
+ * page that wants other text shows a new editor (a new `key`).
  */
-export function CodeEditor({ value, onChange, label, describedBy }: { value: string; onChange: (text: string) => void; label: string; describedBy?: string }) {
+export function CodeEditor({
+  initial,
+  onChange,
+  label,
+  describedBy,
+}: {
+  initial: string;
+  onChange: (text: string) => void;
+  label: string;
+  describedBy?: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
-  const view = useRef<EditorView | null>(null);
   const latest = useRef(onChange);
   latest.current = onChange;
 
@@ -34,7 +49,7 @@ export function CodeEditor({ value, onChange, label, describedBy }: { value: str
       parent: root,
       root,
       state: EditorState.create({
-        doc: value,
+        doc: initial,
         extensions: [
           lineNumbers(),
           history(),
@@ -54,18 +69,9 @@ export function CodeEditor({ value, onChange, label, describedBy }: { value: str
         ],
       }),
     });
-    view.current = editor;
-    return () => {
-      editor.destroy();
-      view.current = null;
-    };
-    // The editor is made once (an empty list); later values come in through the effect below.
+    return () => editor.destroy();
+    // The editor is made once (an empty list): `initial` is its first text, never pushed again.
   }, []);
-
-  useEffect(() => {
-    const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
-  }, [value]);
 
   return <div ref={host} className="code-editor" data-testid="code-editor" />;
 }

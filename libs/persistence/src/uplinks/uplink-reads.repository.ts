@@ -100,27 +100,27 @@ export class UplinkReadsRepository {
     const read = (size: number, after: { at: Date; uid: string } | null): Promise<T[]> => {
       const params: unknown[] = [deviceUid, range.from, range.to, size];
       if (after) params.push(after.at, after.uid);
-      return this.ds.query(uplinkRangeSql(range.order, after !== null, { data, issues: range.issues ?? null }), params);
+      const query: Promise<T[]> = this.ds.query(uplinkRangeSql(range.order, after !== null, { data, issues: range.issues ?? null }), params);
+      // A read ahead can fail while the batch before it is still being written (the client slow):
+      // its failure waits for the await that takes it, or is dropped with a reader that stopped
+      // early; never an unhandled rejection, which would end the process.
+      query.catch(() => undefined);
+      return query;
     };
     let left = range.limit ?? Number.POSITIVE_INFINITY;
     let size = Math.min(READ_BATCH, left);
     let next: Promise<T[]> | null = read(size, null);
-    try {
-      while (next) {
-        const batch = await next;
-        next = null;
-        if (batch.length === 0) return;
-        left -= batch.length;
-        const last = batch.at(-1)!;
-        if (batch.length === size && left > 0) {
-          size = Math.min(READ_BATCH, left);
-          next = read(size, { at: last.received_at, uid: last.uid });
-        }
-        yield batch;
+    while (next) {
+      const batch: T[] = await next;
+      next = null;
+      if (batch.length === 0) return;
+      left -= batch.length;
+      const last = batch.at(-1)!;
+      if (batch.length === size && left > 0) {
+        size = Math.min(READ_BATCH, left);
+        next = read(size, { at: last.received_at, uid: last.uid });
       }
-    } finally {
-      // A reader that stopped early (a client gone) leaves the read ahead unread: its failure is no one's.
-      next?.catch(() => undefined);
+      yield batch;
     }
   }
 

@@ -79,7 +79,7 @@ function CodecEditor({ codec }: { codec: CodecWire | null }) {
               Runs in a sandbox: no Node APIs, 16 MiB per allocation, 50 ms per call, at most 512 KiB. In the editor, Tab indents; press Escape, then Tab, to
               move on.
             </p>
-            <CodeEditor label="Codec script" value={script} onChange={setScript} describedBy={editorHint} />
+            <CodeEditor label="Codec script" initial={script} onChange={setScript} describedBy={editorHint} />
             {scriptError ? (
               <p className="field-error" role="alert">
                 {scriptError}
