@@ -707,19 +707,24 @@ describe('camera-trap images', () => {
       await ready(alice, device.eui, hash);
       expectSuccess(await as(alice).post(`/user/device/image/${device.eui}/${hash}/annotations`, [{ bbox: [0, 0, 0.5, 0.5], score: 0.7, label: 'badger' }]));
       expectSuccess(await as(alice).delete(`/user/device/image/${device.eui}/${hash}`));
-      const images = () => mine.events.filter((e) => e.event === 'image').map((e) => e.data as Entry & { devEUI: string; deleted: boolean });
+      // The account's feed also tells of photos of earlier tests that the worker is still processing: this one's events only.
+      const images = () =>
+        mine.events
+          .filter((e) => e.event === 'image')
+          .map((e) => e.data as Entry & { devEUI: string; deleted: boolean })
+          .filter((i) => i.hash === hash);
       await until(
         async () => images(),
         (list) => list.some((i) => i.deleted),
       );
       await Promise.all([mine.stop(), theirs.stop()]);
       const seen = images();
-      expect(seen.every((i) => i.hash === hash && i.devEUI === device.eui && i.filename === 'live.jpg')).toBe(true);
+      expect(seen.every((i) => i.devEUI === device.eui && i.filename === 'live.jpg')).toBe(true);
       expect(seen[0]).toMatchObject({ status: 1, deleted: false });
       expect(seen.some((i) => i.status === 4 && !i.deleted)).toBe(true);
       expect(seen.some((i) => i.status === 5 && i.annotations[0]?.label === 'badger' && !i.deleted)).toBe(true);
       expect(seen.at(-1)).toMatchObject({ deleted: true });
-      expect(theirs.events.filter((e) => e.event === 'image')).toEqual([]);
+      expect(theirs.events.filter((e) => e.event === 'image' && (e.data as { hash: string }).hash === hash)).toEqual([]);
     });
   });
 
