@@ -1,24 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { ImageLabelWire, ImagePredictionWire, StoredAnnotation } from '@dts/domain';
+import type { ImageLabelWire, StoredImage } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { ACCESSIBLE } from '../repositories/device-sql';
 
 /** What the gallery and the live feeds show of an image: a list entry, its camera's EUI, the keyset. */
-export interface ImageGalleryRow {
+export interface ImageGalleryRow extends StoredImage {
   uid: number;
   device_id: number;
   eui: string;
-  hash: string;
-  ts_photo: Date;
-  ts_tx: Date;
-  ts_sync: Date;
-  lat: number | null;
-  lon: number | null;
-  annotations: StoredAnnotation[];
-  prediction: ImagePredictionWire | null;
-  status: 1 | 2 | 3 | 4 | 5;
-  filename: string;
   deleted: 0 | 1;
   completed: boolean;
 }
