@@ -52,6 +52,9 @@ import { ConsoleModule } from './modules/console/console.module';
 import { OverviewModule } from './modules/overview/overview.module';
 import { SeriesModule } from './modules/series/series.module';
 
+/** The global guards, in the order they run: who is calling, where from, then how often they may. */
+export const GLOBAL_GUARDS = [AuthGuard, OriginGuard, ApiThrottlerGuard] as const;
+
 export interface DatabaseEndpoint {
   url: string;
   embedded: boolean;
@@ -109,12 +112,11 @@ export class AppModule {
         // Written by requestLogMiddleware (the completion lines) and AppLogger (everything else).
         { provide: HTTP_LOGGERS, useValue: loggers },
         { provide: AppLogger, useValue: new AppLogger(loggers.app) },
-        // Guards run in this order: who is calling, then how often they may.
-        { provide: APP_GUARD, useExisting: AuthGuard },
-        { provide: APP_GUARD, useClass: OriginGuard },
-        { provide: APP_GUARD, useExisting: ApiThrottlerGuard },
+        OriginGuard,
+        ApiExceptionFilter,
+        ...GLOBAL_GUARDS.map((guard) => ({ provide: APP_GUARD, useExisting: guard })),
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_FILTER, useExisting: ApiExceptionFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
       ],
     };

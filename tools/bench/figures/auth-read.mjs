@@ -5,7 +5,10 @@
 // limit server at the same fixed rate (80% of the api's maximum). On PostgreSQL the api and the
 // limit server run side by side and the runs alternate between them (api, limit, api, limit …),
 // so that a change in the machine's load moves both; the embedded database can be opened by one
-// process only, so there the limit server runs after the api has stopped.
+// process only, so there the limit server runs after the api has stopped. The limit server with the
+// service's per-request duties (DUTIES=1: request id, headers, log scope and line, metric) runs
+// beside them: what separates it from the plain one is what those duties cost, and what separates
+// the api from it is what the framework costs.
 import { accountWithToken, call, createDevice } from '../lib/api-client.mjs';
 import { withCpu } from '../lib/cpu.mjs';
 import { freshDatabase, redisPrefix } from '../lib/database.mjs';
@@ -29,15 +32,21 @@ export async function run(ctx) {
 
   let m;
   let l;
+  let d;
   if (ctx.embedded) {
     m = await alternating(ctx, [target(api)]).then(([r]) => r);
     await api.stop();
     const limit = await startBaseline('auth-read-limit', limitEnv());
     l = await alternating(ctx, [target(limit)], m.fixedRate).then(([r]) => r);
     await limit.stop();
+    const dutiful = await startBaseline('auth-read-limit', { ...limitEnv(), DUTIES: '1' });
+    d = await alternating(ctx, [target(dutiful)], m.fixedRate).then(([r]) => r);
+    await dutiful.stop();
   } else {
     const limit = await startBaseline('auth-read-limit', limitEnv());
-    [m, l] = await alternating(ctx, [target(api), target(limit)]);
+    const dutiful = await startBaseline('auth-read-limit', { ...limitEnv(), DUTIES: '1' });
+    [m, l, d] = await alternating(ctx, [target(api), target(limit), target(dutiful)]);
+    await dutiful.stop();
     await limit.stop();
     await api.stop();
   }
@@ -73,6 +82,16 @@ export async function run(ctx) {
       met: m.p99 <= 2 * l.p99,
       note: `p50 ${m.p50.toFixed(1)} ms (limit ${l.p50.toFixed(1)} ms); achieved ${Math.round(m.achieved)} and ${Math.round(l.achieved)} req/s; CPU per request (the server's process at that rate) ${m.cpuPerRequest.toFixed(2)} ms, limit ${l.cpuPerRequest.toFixed(2)} ms`,
       extra: { cpuPerRequest: m.cpuPerRequest, limitCpuPerRequest: l.cpuPerRequest },
+    }),
+    row({
+      figure: '4 auth read',
+      measure: `the limit server with the service's per-request duties (request id, headers, log line, metric), ${CONNECTIONS} connections`,
+      value: d.maxRate,
+      unit: 'req/s',
+      baseline: l.maxRate,
+      baselineLabel: LIMIT_LABEL,
+      note: `api ${Math.round((100 * m.maxRate) / d.maxRate)}% of it; CPU per request at ${Math.round(m.fixedRate)} req/s ${d.cpuPerRequest.toFixed(2)} ms, p99 ${d.p99.toFixed(1)} ms${d.failed ? `; ${d.failures}` : ''}`,
+      extra: { closed: d.runs.closed.map((r) => r.rate), cpuPerRequest: d.cpuPerRequest },
     }),
     row({
       figure: '4 auth read',

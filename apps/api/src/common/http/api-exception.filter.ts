@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { errorEnvelope, type ApiErrorEntry } from '@dts/domain';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiException } from './api.exception';
+import { type JsonResponse, writeJson } from './write-json';
 
 /** Errors that mean the database, Redis or the queue cannot be reached: the caller should retry later. */
 export function isUnavailable(error: unknown): boolean {
@@ -49,12 +50,12 @@ export function toApiException(error: unknown): { exception: ApiException; unexp
   return { exception: ApiException.of('INTERNAL', 'internal error'), unexpected: true };
 }
 
-export function sendError(res: Response, exception: ApiException): void {
+export function sendError(res: JsonResponse, exception: ApiException): void {
   if (exception.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfter))));
   for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
   const entries: ApiErrorEntry[] = exception.entries;
   // Whatever a handler had set up for a file, an error is JSON.
-  res.type('application/json').status(exception.status).json(errorEnvelope(entries));
+  writeJson(res, exception.status, errorEnvelope(entries));
 }
 
 @Catch()
@@ -62,12 +63,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
-    const req = host.switchToHttp().getRequest<Request & { id?: string }>();
+    // Node's own request and response: the hot lane's are not Express's.
+    const res = host.switchToHttp().getResponse<ServerResponse>();
+    const req = host.switchToHttp().getRequest<IncomingMessage & { id?: string; originalUrl?: string }>();
     const { exception, unexpected } = toApiException(error);
     if (unexpected) {
       // The stack goes to the log under the request id, never to the client.
-      this.logger.error({ err: error, requestId: req.id, route: `${req.method} ${req.originalUrl?.split('?')[0]}` }, 'request failed');
+      this.logger.error({ err: error, requestId: req.id, route: `${req.method} ${(req.originalUrl ?? req.url)?.split('?')[0]}` }, 'request failed');
     }
     if (res.headersSent) {
       res.destroy();

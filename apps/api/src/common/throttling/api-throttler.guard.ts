@@ -2,10 +2,9 @@ import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerRequest } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { AUTH_THROTTLE } from '../auth/auth.decorators';
-import { ApiException } from '../http/api.exception';
+import { ACCOUNT_THROTTLER, rateLimited } from './account-rate-limit';
 
 export const AUTH_THROTTLER = 'auth';
-export const ACCOUNT_THROTTLER = 'account';
 
 /** Login and friends: per client IP and submitted username, so one attacker cannot lock others out. */
 export function authTracker(req: Request): string {
@@ -42,6 +41,6 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    throw new ApiException([{ code: 'RATE_LIMITED', message: 'too many requests: slow down' }], detail.timeToBlockExpire);
+    throw rateLimited(detail.timeToBlockExpire);
   }
 }
