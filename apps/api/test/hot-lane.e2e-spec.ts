@@ -65,6 +65,7 @@ describe('the hot lane', () => {
   it('refuses as the router does: no credentials, a bad token, two tokens', async () => {
     const cases: [string, [string, string][], number, string, string | undefined][] = [
       ['no credentials', [], 401, 'AUTH_REQUIRED', undefined],
+      ['a blank token header', [['token', ' ']], 401, 'AUTH_REQUIRED', undefined],
       ['a bad token', [bearer('0'.repeat(64))], 401, 'INVALID_TOKEN', 'Authorization'],
       ['not a token at all', [bearer('nope')], 401, 'INVALID_TOKEN', 'Authorization'],
       ['two tokens', [bearer(alice.appToken), ['token', bob.appToken]], 400, 'CONFLICTING_CREDENTIALS', 'Authorization'],

@@ -116,6 +116,7 @@ describe('hot lane', () => {
     const sent: [string, RequestInit][] = [
       ['/hot', {}],
       ['/hot', { headers: { Cookie: 'sid=1' } }],
+      ['/hot', { headers: { Authorization: ' ', token: '' } }],
       ['/hot?x=1', { headers: { Authorization: 'good' } }],
       ['/hot/', { headers: { Authorization: 'good' } }],
       ['/other', { headers: { Authorization: 'good' } }],

@@ -67,6 +67,9 @@ const NOT_APPLIED = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, HEA
 /** Anything but a plain read signed with a token is the full pipeline's: a body, a session cookie alone, a conditional request. */
 const NOT_PLAIN = ['content-length', 'transfer-encoding', 'content-type', 'if-none-match', 'if-modified-since'];
 
+/** A token header with something in it (presentedToken reads blank ones as none). */
+const given = (value: string | string[] | undefined) => typeof value === 'string' && value.trim() !== '';
+
 type Routed = IncomingMessage & { route?: { path: string }; auth?: AuthPrincipal };
 
 interface Served {
@@ -132,7 +135,7 @@ export function hotLane(routes: readonly HotRoute[], controllerOf: (type: Type) 
   return (req: Routed, res: ServerResponse): void => {
     const served = req.method === 'GET' ? byPath.get(req.url!) : undefined;
     const headers = req.headers;
-    if (!served || (headers.authorization === undefined && headers.token === undefined) || NOT_PLAIN.some((name) => headers[name] !== undefined)) {
+    if (!served || !(given(headers.authorization) || given(headers.token)) || NOT_PLAIN.some((name) => headers[name] !== undefined)) {
       return parts.express(req, res);
     }
     req.route = served.template;
