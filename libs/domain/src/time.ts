@@ -2,8 +2,21 @@
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/**
+ * The UTC `YYYY-MM-DDTHH:MM:SS` of a date: one native ISO rendering, sliced. A history export
+ * formats a time per row, and building it from seven getters and pads cost 100,000 rows a tenth
+ * of a second (docs/benchmarks.md, figure 3). Years outside 1000–9999 (and an invalid date) take
+ * the field by field form, which the native one writes differently (`+010000`, `0999`).
+ */
+function isoSeconds(date: Date): string | null {
+  const year = date.getUTCFullYear();
+  return year >= 1000 && year <= 9999 ? date.toISOString().slice(0, 19) : null;
+}
+
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function formatSqlTimestamp(date: Date): string {
+  const iso = isoSeconds(date);
+  if (iso !== null) return `${iso.slice(0, 10)} ${iso.slice(11)}`;
   return `${formatDate(date)} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 }
 
@@ -14,7 +27,8 @@ export function formatDate(date: Date): string {
 
 /** ISO 8601 with an explicit `+00:00` offset, the data rows' `time_stamp` form. */
 export function formatIsoUtc(date: Date): string {
-  return `${formatSqlTimestamp(date).replace(' ', 'T')}+00:00`;
+  const iso = isoSeconds(date);
+  return iso !== null ? `${iso}+00:00` : `${formatSqlTimestamp(date).replace(' ', 'T')}+00:00`;
 }
 
 export function toUnix(date: Date): number {

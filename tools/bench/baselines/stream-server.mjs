@@ -1,7 +1,9 @@
 // Baseline of figure 3: a bare node:http server that streams a device's history as a JSON array,
-// with the api's SQL for data rows (libs/persistence/src/uplinks/uplink-reads.repository.ts,
-// `dataRows`: keyset batches of 2,000, the columns a data row shows) and backpressure, and nothing
-// else: no auth, no envelope, no slicing between streams.
+// in keyset batches of 2,000 of the columns a data row shows (libs/persistence/src/uplinks/
+// uplink-reads.repository.ts, `dataRows`), each row rendered in JavaScript, with backpressure, and
+// nothing else: no auth, no envelope, no slicing between streams. The straightforward server.
+// RENDER=sql: the rows rendered by PostgreSQL instead, with the api's own SQL (`dataJsonSql` from
+// dist/, one text per batch), as the api's uncached data read does: what that choice gives a bare server.
 // GET /data/<device uid> → [{uid, ts_unix, time_stamp, humidity, temperature, battery}, …]
 // DATABASE_URL, or DATA_DIR to open the embedded database with the service's own server from dist/.
 import { once } from 'node:events';
@@ -20,9 +22,11 @@ const SQL = (keyset) => `SELECT ${COLUMNS} FROM uplinks u
   ORDER BY u.received_at ASC, u.uid ASC
   LIMIT $4`;
 
+const require = createRequire(import.meta.url);
+const renderInSql = process.env.RENDER === 'sql';
+const { dataJsonSql } = renderInSql ? require(join(process.cwd(), 'dist/libs/persistence/src/uplinks/uplink-reads.repository.js')) : {};
 let url = process.env.DATABASE_URL;
 if (!url) {
-  const require = createRequire(import.meta.url);
   const { startEmbeddedPostgres } = require(join(process.cwd(), 'dist/libs/persistence/src/embedded/embedded-postgres.js'));
   url = (await startEmbeddedPostgres({ dataDir: process.env.DATA_DIR, maxConnections: 12 })).url;
 }
@@ -44,6 +48,7 @@ const toRow = (r) => {
 };
 
 async function stream(res, deviceUid) {
+  if (renderInSql) return streamRendered(res, deviceUid);
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.write('[');
   let first = true;
@@ -62,6 +67,22 @@ async function stream(res, deviceUid) {
     if (rows.length < READ_BATCH) break;
     const last = rows[rows.length - 1];
     after = { at: last.received_at, uid: last.uid };
+  }
+  res.end(']');
+}
+
+async function streamRendered(res, deviceUid) {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.write('[');
+  let after = null;
+  for (let first = true; ; first = false) {
+    const params = [deviceUid, null, null, READ_BATCH];
+    if (after) params.push(after.at, after.uid);
+    const [page] = (await pool.query(dataJsonSql('asc', after !== null), params)).rows;
+    if (page.count === 0) break;
+    if (!res.write(first ? page.json : `,${page.json}`)) await once(res, 'drain');
+    if (page.count < READ_BATCH) break;
+    after = { at: page.last_at, uid: page.last_uid };
   }
   res.end(']');
 }

@@ -7,10 +7,11 @@ import { whenWritable } from './when-writable';
 /**
  * Writes a streamed answer (stream-body.ts), the one place a service's stream meets the HTTP
  * response, as bulk work (bulk-scheduler): the first batch is read before anything is written (a
- * failure then is still a normal error envelope); rows go out in slices as each batch arrives; the
- * batch after is asked for only once the client has taken the last (backpressure; the reads
- * repository reads one ahead), so memory holds two batches whatever the size of the whole. A failure
- * later can only cut the connection, which the client sees as a truncated body.
+ * failure then is still a normal error envelope); rows go out in slices as each batch arrives,
+ * taken out of the batch as they are written; the batch after is asked for only once the client has
+ * taken the last (backpressure; the reads repository reads one ahead), so memory holds two batches
+ * whatever the size of the whole. A failure later can only cut the connection, which the client
+ * sees as a truncated body.
  */
 export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promise<void> {
   const iterator = stream.rows[Symbol.asyncIterator]();
@@ -25,9 +26,12 @@ export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promi
   try {
     while (!next.done) {
       const rows = next.value;
-      for (let start = 0; start < rows.length; start += SLICE_ROWS) {
+      while (rows.length > 0) {
         await sliceTurn();
-        for (const row of rows.slice(start, start + SLICE_ROWS)) chunk += stream.line(row, index++);
+        // Taken out of the batch as they are written: a written row is garbage at once, not kept
+        // alive by its batch through the turns the rest of the batch waits for (which had the
+        // young generation copy and promote every row: +100 MB of RSS on a 1,000,000-row read).
+        for (const row of rows.splice(0, SLICE_ROWS)) chunk += stream.line(row, index++);
         if (!res.write(chunk)) await whenWritable(res);
         chunk = '';
         if (res.destroyed) return;

@@ -9,7 +9,10 @@ export interface StreamBody<T> {
   filename: string | null;
   /** Request headers the answer depends on (the Vary header). */
   vary: string | null;
-  /** Read in batches: memory holds a batch or two (the reads repository reads one ahead) whatever the size of the whole. */
+  /**
+   * Read in batches: memory holds a batch or two (the reads repository reads one ahead) whatever the
+   * size of the whole. Each batch is handed over: the writer takes the rows out of it as it writes them.
+   */
   rows: AsyncIterable<T[]>;
   /** Written before the first row. */
   preamble: string;

@@ -1,0 +1,47 @@
+import type { Response } from 'express';
+import { SLICE_ROWS } from './bulk-scheduler';
+import { sendStream } from './send-stream';
+import { envelopeOfJson } from './stream-body';
+
+/** The parts of a response sendStream uses, recording what is written. */
+function fakeResponse(onWrite: () => void) {
+  const written: string[] = [];
+  const res = {
+    destroyed: false,
+    headers: {} as Record<string, string>,
+    vary: () => res,
+    status: () => res,
+    setHeader: (name: string, value: string) => (res.headers[name] = value),
+    write: (text: string) => {
+      written.push(text);
+      onWrite();
+      return true;
+    },
+    end: (text: string) => written.push(text),
+  };
+  return { res: res as unknown as Response, written };
+}
+
+describe('sendStream', () => {
+  it('writes every row in slices and takes each slice out of its batch as it writes it', async () => {
+    const first = Array.from({ length: 2 * SLICE_ROWS + 100 }, (_, i) => `${i}`);
+    const second = [`${first.length}`];
+    const batchesLeft: number[] = [];
+    const { res, written } = fakeResponse(() => batchesLeft.push(first.length));
+    async function* rows() {
+      yield first;
+      yield second;
+    }
+
+    await sendStream(
+      res,
+      envelopeOfJson([], rows(), (row: string) => row),
+    );
+
+    // A written row is no longer held by its batch: the batch shrinks slice by slice.
+    expect(batchesLeft).toEqual([SLICE_ROWS + 100, 100, 0, 0]);
+    const body = JSON.parse(written.join(''));
+    expect(body.data).toEqual(Array.from({ length: 2 * SLICE_ROWS + 101 }, (_, i) => i));
+    expect(written).toHaveLength(5); // three slices of the first batch, one of the second, the end
+  });
+});
