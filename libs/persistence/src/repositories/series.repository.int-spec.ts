@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
-import { startEmbeddedPostgres } from '../embedded/embedded-postgres';
+import { suiteDatabase } from '../testing/suite-database';
 import { UplinksRepository } from '../uplinks/uplinks.repository';
 import { type SeriesRequest, SeriesRepository, type SeriesRow } from './series.repository';
 
@@ -10,8 +8,6 @@ const HOUR = 3_600;
 /** 2026-03-02 00:00 UTC; the history runs three days from here, "now" in the middle of its last hour. */
 const T0 = 1_772_409_600;
 const NOW = T0 + 71 * HOUR + 1_700;
-const REAL = process.env.TEST_DATABASE_URL || null;
-
 /** The uplinks' answer written independently of the repository: one pass, grouped, as the route always did (average: exact sum ÷ count). */
 async function reference(ds: DataSource, r: SeriesRequest): Promise<SeriesRow[]> {
   const value = (alias: string) =>
@@ -60,24 +56,9 @@ describe('SeriesRepository (hourly rollup filled on read)', () => {
   };
 
   beforeAll(async () => {
-    let url: string;
-    if (REAL) {
-      const name = `series_${randomBytes(4).toString('hex')}`;
-      const admin = async (sql: string) => {
-        const c = new Client({ connectionString: REAL });
-        await c.connect();
-        await c.query(sql).finally(() => c.end());
-      };
-      await admin(`CREATE DATABASE ${name}`);
-      const u = new URL(REAL);
-      u.pathname = `/${name}`;
-      url = u.toString();
-      stop = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    } else {
-      const db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 10 });
-      url = db.url;
-      stop = () => db.stop();
-    }
+    const db = await suiteDatabase('series');
+    stop = db.stop;
+    const url = db.url;
     await runMigrations({ url, poolSize: 1 });
     ds = await new DataSource(dataSourceOptions({ url, poolSize: 3 })).initialize();
     repo = new SeriesRepository(ds);
@@ -193,24 +174,27 @@ describe('SeriesRepository (hourly rollup filled on read)', () => {
     });
   });
 
-  (REAL ? it : it.skip)('an uplink written while its hour is materialized is in the rollup or drops it (PostgreSQL: concurrent sessions)', async () => {
-    const hour = T0 + 50 * HOUR;
-    await ds.query('DELETE FROM uplink_rollups WHERE device_id = $1', [device]);
-    const writer = ds.createQueryRunner();
-    await writer.connect();
-    await writer.startTransaction();
-    await writer.query(`INSERT INTO uplinks (device_id, received_at, port, payload, temperature) VALUES ($1, to_timestamp($2), 1, '\\x01', 90)`, [
-      device,
-      hour + 5,
-    ]);
-    // The writer holds the device's lock shared until it commits: the fill waits, then sees its row.
-    const reading = repo.buckets(ask());
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await writer.commitTransaction();
-    await writer.release();
-    const answer = await reading;
-    expect(answer.find((b) => Number(b.t) === hour)).toMatchObject({ m0_max: 90 });
-    expect(await rollupRows(hour)).toBe(4);
-    await expectSameAsUplinks(ask());
-  });
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'an uplink written while its hour is materialized is in the rollup or drops it (PostgreSQL: concurrent sessions)',
+    async () => {
+      const hour = T0 + 50 * HOUR;
+      await ds.query('DELETE FROM uplink_rollups WHERE device_id = $1', [device]);
+      const writer = ds.createQueryRunner();
+      await writer.connect();
+      await writer.startTransaction();
+      await writer.query(`INSERT INTO uplinks (device_id, received_at, port, payload, temperature) VALUES ($1, to_timestamp($2), 1, '\\x01', 90)`, [
+        device,
+        hour + 5,
+      ]);
+      // The writer holds the device's lock shared until it commits: the fill waits, then sees its row.
+      const reading = repo.buckets(ask());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await writer.commitTransaction();
+      await writer.release();
+      const answer = await reading;
+      expect(answer.find((b) => Number(b.t) === hour)).toMatchObject({ m0_max: 90 });
+      expect(await rollupRows(hour)).toBe(4);
+      await expectSameAsUplinks(ask());
+    },
+  );
 });

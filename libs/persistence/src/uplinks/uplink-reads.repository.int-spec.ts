@@ -1,12 +1,8 @@
 import { toDataRowWire } from '@dts/domain';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
-import { startEmbeddedPostgres } from '../embedded/embedded-postgres';
+import { suiteDatabase } from '../testing/suite-database';
 import { READ_BATCH, type UplinkRange, UplinkReadsRepository } from './uplink-reads.repository';
-
-const REAL = process.env.TEST_DATABASE_URL || null;
 
 /** [received_at, ts_device, humidity, temperature, battery_voltage, geoloc_lat, geoloc_lon, geoloc_alt] as SQL. */
 type Uplink = [string, string, string, string, string, string, string, string];
@@ -61,24 +57,9 @@ describe('UplinkReadsRepository.dataJson (data rows written by PostgreSQL)', () 
   };
 
   beforeAll(async () => {
-    let url: string;
-    if (REAL) {
-      const name = `reads_${randomBytes(4).toString('hex')}`;
-      const admin = async (sql: string) => {
-        const c = new Client({ connectionString: REAL });
-        await c.connect();
-        await c.query(sql).finally(() => c.end());
-      };
-      await admin(`CREATE DATABASE ${name}`);
-      const u = new URL(REAL);
-      u.pathname = `/${name}`;
-      url = u.toString();
-      stop = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    } else {
-      const db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 10 });
-      url = db.url;
-      stop = () => db.stop();
-    }
+    const db = await suiteDatabase('reads');
+    stop = db.stop;
+    const url = db.url;
     await runMigrations({ url, poolSize: 1 });
     ds = await new DataSource(dataSourceOptions({ url, poolSize: 3 })).initialize();
     const query = ds.query.bind(ds);

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { startEmbeddedPostgres } from '../embedded/embedded-postgres';
+
+export interface SuiteDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A database of its own for a repository suite: a new one on TEST_DATABASE_URL's server when it is
+ * set (dropped by `stop`), else an in-memory embedded PostgreSQL. Migrations are the suite's to run.
+ */
+export async function suiteDatabase(prefix: string): Promise<SuiteDatabase> {
+  const real = process.env.TEST_DATABASE_URL || null;
+  if (!real) {
+    const db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 10 });
+    return { url: db.url, stop: () => db.stop() };
+  }
+  const admin = async (sql: string) => {
+    const c = new Client({ connectionString: real });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(real);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), stop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
