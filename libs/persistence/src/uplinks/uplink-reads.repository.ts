@@ -172,11 +172,13 @@ export class UplinkReadsRepository {
       if (!page || page.count === 0) return { items: [], count: 0, last: null };
       if (page.exact) return { items: [page.json], count: page.count, last: { at: page.last_at, uid: page.last_uid } };
       const rows: DataRow[] = await this.ds.query(uplinkRangeSql(range.order, after !== null, { data: true, issues: range.issues ?? null }), params);
-      // The rows of this read, not the page's: one may have arrived in the range in between.
+      // The next batch starts after the last row written, which may not be the page's (a row can
+      // arrive or go in between); whether there is a next one, the page said (a row gone here
+      // must not end the history early).
       const end = rows.at(-1);
       return {
         items: [rows.map((row) => JSON.stringify(toDataRowWire(row))).join(',')],
-        count: rows.length,
+        count: page.count,
         last: end ? { at: end.received_at, uid: end.uid } : null,
       };
     });
