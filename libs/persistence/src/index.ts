@@ -5,6 +5,8 @@ export * from './images';
 export * from './integrations';
 export * from './live';
 export * from './embedded/embedded-postgres';
+// For the test suites of this library and the ones built on it.
+export * from './testing/suite-database';
 export * from './entities';
 export * from './migrations';
 export * from './persistence.module';

@@ -4,18 +4,21 @@ import { startEmbeddedPostgres } from '../embedded/embedded-postgres';
 
 export interface SuiteDatabase {
   url: string;
+  /** An in-memory embedded PostgreSQL rather than a database on TEST_DATABASE_URL's server. */
+  embedded: boolean;
   stop(): Promise<void>;
 }
 
 /**
- * A database of its own for a repository suite: a new one on TEST_DATABASE_URL's server when it is
- * set (dropped by `stop`), else an in-memory embedded PostgreSQL. Migrations are the suite's to run.
+ * A database of its own for a test suite (this library's and those built on it): a new one on
+ * TEST_DATABASE_URL's server when it is set (dropped by `stop`), else an in-memory embedded
+ * PostgreSQL allowing `maxConnections`. Migrations are the suite's to run.
  */
-export async function suiteDatabase(prefix: string): Promise<SuiteDatabase> {
+export async function suiteDatabase(prefix: string, { maxConnections = 10 }: { maxConnections?: number } = {}): Promise<SuiteDatabase> {
   const real = process.env.TEST_DATABASE_URL || null;
   if (!real) {
-    const db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 10 });
-    return { url: db.url, stop: () => db.stop() };
+    const db = await startEmbeddedPostgres({ dataDir: null, maxConnections });
+    return { url: db.url, embedded: true, stop: () => db.stop() };
   }
   const admin = async (sql: string) => {
     const c = new Client({ connectionString: real });
@@ -26,5 +29,5 @@ export async function suiteDatabase(prefix: string): Promise<SuiteDatabase> {
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(real);
   url.pathname = `/${name}`;
-  return { url: url.toString(), stop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { url: url.toString(), embedded: false, stop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
