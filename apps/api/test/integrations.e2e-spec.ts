@@ -214,7 +214,12 @@ describe('integrations', () => {
       expect(temps(a)).toEqual([1, 2, 3, 4, 5]);
       expect(temps(b)).toEqual([101, 102, 103, 104, 105]);
       expect(new Set(got.map((r) => r.id)).size).toBe(10);
-      const after = await alice.client.integrations.get(hook.uid);
+      // The receiver has the last event before the worker records its answer: wait for the record.
+      let after = await alice.client.integrations.get(hook.uid);
+      for (let i = 0; i < 50 && after.pending > 0; i++) {
+        await sleep(100);
+        after = await alice.client.integrations.get(hook.uid);
+      }
       expect(after).toMatchObject({ enabled: true, failing_since_unix: null, pending: 0 });
       const list = await alice.client.integrations.deliveries(hook.uid);
       expect(list.every((d) => d.state === 'delivered')).toBe(true);
