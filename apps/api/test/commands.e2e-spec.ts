@@ -374,6 +374,74 @@ describe('commands', () => {
     });
   });
 
+  describe('GET /user/device/command/{eui}: pages and statuses', () => {
+    /** 130 past commands stored as the network left them, two to a second (ties the uid orders). */
+    const history = async () => {
+      const eui = await device(alice);
+      const statuses = ['Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;
+      await db.query(
+        `INSERT INTO commands (device_id, created_at, status, port, payload)
+         SELECT d.uid, to_timestamp(1777636800 + i / 2), ($2::text[])[1 + i % 4], 1, '\\x01'::bytea FROM devices d, generate_series(0, 129) i WHERE d.eui = $1`,
+        [eui, statuses],
+      );
+      const order: { uid: number; status: string }[] = await db.query(
+        `SELECT c.uid, c.status FROM commands c JOIN devices d ON d.uid = c.device_id WHERE d.eui = $1 ORDER BY c.created_at DESC, c.uid DESC`,
+        [eui],
+      );
+      return { eui, order };
+    };
+    const page = async (eui: string, query: string) => expectSuccess<Command[]>(await as(alice).get(`/user/device/command/${eui}?${query}`));
+
+    it('answers 100 newest first when no limit is given; limit and before (the last uid) walk the rest, and a page past the end is empty', async () => {
+      const { eui, order } = await history();
+      expect((await list(alice, eui)).map((c) => c.uid)).toEqual(order.slice(0, 100).map((c) => c.uid));
+      const walked: number[] = [];
+      let before = '';
+      for (let pages = 0; pages < 10; pages++) {
+        const got = await page(eui, `limit=50${before}`);
+        walked.push(...got.map((c) => c.uid));
+        if (got.length < 50) break;
+        before = `&before=${got[got.length - 1]!.uid}`;
+      }
+      expect(walked).toEqual(order.map((c) => c.uid));
+      expect(await page(eui, `before=${order[order.length - 1]!.uid}`)).toEqual([]);
+      const again = await page(eui, `limit=1000`);
+      expect(again.map((c) => c.uid)).toEqual(order.map((c) => c.uid));
+    });
+
+    it('status keeps the statuses named, in the same order and pages', async () => {
+      const { eui, order } = await history();
+      const ended = order.filter((c) => c.status === 'Failed' || c.status === 'Cancelled').map((c) => c.uid);
+      const first = await page(eui, 'status=Failed,Cancelled&limit=40');
+      expect(first.map((c) => c.uid)).toEqual(ended.slice(0, 40));
+      const rest = await page(eui, `status=Cancelled,Failed,Failed&before=${first[39]!.uid}`);
+      expect(rest.map((c) => c.uid)).toEqual(ended.slice(40));
+      expect(await page(eui, 'status=Created,Scheduled')).toEqual([]);
+    });
+
+    it('refuses a bad limit, before or status naming it; another device’s uid as before lists nothing of it', async () => {
+      const { eui, order } = await history();
+      for (const [query, field] of [
+        ['limit=0', 'limit'],
+        ['limit=1001', 'limit'],
+        ['limit=ten', 'limit'],
+        ['before=-1', 'before'],
+        ['before=1e3', 'before'],
+        ['status=Sent,', 'status'],
+        ['status=sent', 'status'],
+        ['status=Queued', 'status'],
+        ['surprise=1', 'surprise'],
+      ]) {
+        expectError(await as(alice).get(`/user/device/command/${eui}?${query}`), 400, 'VALIDATION_FAILED', field);
+      }
+      const other = await device(alice);
+      expect(await page(other, `before=${order[0]!.uid}`)).toEqual([]);
+      expect(await page(eui, 'before=999999999999999999')).toEqual([]);
+      expectError(await as(carol).get(`/user/device/command/${eui}?limit=5&status=Sent`), 404, 'NOT_FOUND');
+      expectError(await svc.http().get(`/user/device/command/${eui}?limit=5`), 401, 'AUTH_REQUIRED');
+    });
+  });
+
   describe('who may command a device', () => {
     it('another account gets 404 on list, available, create and cancel, and stores nothing', async () => {
       const eui = await device(alice, { decoder_ref: DECODER.tracker });

@@ -159,6 +159,29 @@ describe('the web console in Chromium', () => {
     // A named command's form is built from the device's parameter schemas: an LPP device has none, so only raw.
     expect(await page.getByLabel('Command').locator('option').count()).toBeGreaterThanOrEqual(1);
     await check('device-commands');
+
+    // A longer history comes in pages of 100 as the list is scrolled: the first command (CAFE) is on the second.
+    for (let i = 0; i < 11; i++) {
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          call(svc.url, 'POST', `/user/device/command/${EUI}`, {
+            body: { port: 9, payload_hex: '01' },
+            headers: { Authorization: `Bearer ${alice.token}` },
+            expect: 201,
+          }),
+        ),
+      );
+    }
+    await page.reload();
+    const scroller = page.locator('#commands .table-scroll');
+    await scroller.waitFor();
+    const first = page.locator('#commands tbody tr', { hasText: 'CAFE' });
+    for (let i = 0; i < 40 && !(await first.count()); i++) {
+      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.waitForTimeout(150);
+    }
+    await first.waitFor();
+    expect(await first.locator('[data-command-status]').getAttribute('data-command-status')).toBe('Sent');
   });
 
   it('lists the uplinks and exports them as CSV', async () => {

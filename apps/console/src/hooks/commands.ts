@@ -1,12 +1,24 @@
 import type { CommandWire, CreateCommandRequest } from '@dts/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
-import { mergeCommand } from '../lib/live-merge';
+import { mergeCommandPages } from '../lib/live-merge';
 
-/** Newest first; status changes arrive through the live feed. */
+/** The cached pages of a device's commands. */
+export type CommandPages = InfiniteData<CommandWire[], number | undefined>;
+
+/** Commands per page of a device's list. */
+export const COMMAND_PAGE = 100;
+
+/** Newest first, in pages (each older than the last uid of the one before); status changes arrive through the live feed. */
 export function useCommands(eui: string) {
-  return useQuery({ queryKey: keys.commands(eui), queryFn: () => api.commands.list(eui), staleTime: Infinity });
+  return useInfiniteQuery({
+    queryKey: keys.commands(eui),
+    queryFn: ({ pageParam }) => api.commands.list(eui, { limit: COMMAND_PAGE, ...(pageParam === undefined ? {} : { before: pageParam }) }),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last: CommandWire[]) => (last.length < COMMAND_PAGE ? undefined : last.at(-1)?.uid),
+    staleTime: Infinity,
+  });
 }
 
 export function useAvailableCommands(eui: string) {
@@ -17,7 +29,7 @@ export function useSendCommand(eui: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateCommandRequest) => api.commands.create(eui, body),
-    onSuccess: (command) => client.setQueryData<CommandWire[]>(keys.commands(eui), (list) => mergeCommand(list, command)),
+    onSuccess: (command) => client.setQueryData<CommandPages>(keys.commands(eui), (data) => mergeCommandPages(data, command)),
   });
 }
 

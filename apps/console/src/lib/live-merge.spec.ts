@@ -1,5 +1,5 @@
 import type { CommandWire, UplinkRecordWire } from '@dts/domain';
-import { mergeCommand, mergeUplinks, positionOf } from './live-merge';
+import { mergeCommand, mergeCommandPages, mergeUplinks, positionOf } from './live-merge';
 
 const row = (uid: number) => ({ uplink: { uid } }) as UplinkRecordWire;
 const command = (uid: number, status: CommandWire['status']) => ({ uid, status }) as CommandWire;
@@ -20,6 +20,21 @@ describe('live merging', () => {
     expect(mergeCommand([command(2, 'Scheduled')], command(2, 'Created'))).toEqual([command(2, 'Scheduled')]);
     expect(mergeCommand([command(2, 'Failed')], command(2, 'Sent'))).toEqual([command(2, 'Failed')]);
     expect(mergeCommand([command(2, 'Sent')], command(2, 'Sent'))).toEqual([command(2, 'Sent')]);
+  });
+
+  it('merges a command into the page that holds it, a new one into the first page, nothing before the first read', () => {
+    const data = {
+      pages: [
+        [command(4, 'Created'), command(3, 'Sent')],
+        [command(2, 'Scheduled'), command(1, 'Sent')],
+      ],
+      pageParams: [undefined, 3],
+    };
+    expect(mergeCommandPages(data, command(2, 'Sent'))?.pages).toEqual([data.pages[0], [command(2, 'Sent'), command(1, 'Sent')]]);
+    expect(mergeCommandPages(data, command(5, 'Created'))?.pages).toEqual([[command(5, 'Created'), ...data.pages[0]!], data.pages[1]]);
+    expect(mergeCommandPages(data, command(2, 'Created'))?.pages).toEqual(data.pages);
+    expect(mergeCommandPages(data, command(5, 'Created'))?.pageParams).toBe(data.pageParams);
+    expect(mergeCommandPages(undefined, command(5, 'Created'))).toBeUndefined();
   });
 
   it('reads a position from the decoded payload, else the network', () => {

@@ -27,6 +27,19 @@ export function mergeCommand(list: readonly CommandWire[] | undefined, command: 
   return rows;
 }
 
+/**
+ * mergeCommand on a list read in pages (newest first): the page that holds the command, else the
+ * first. Nothing before the first page has been read: there is nothing to merge into.
+ */
+export function mergeCommandPages<D extends { pages: readonly (readonly CommandWire[])[] }>(data: D | undefined, command: CommandWire): D | undefined {
+  if (!data || data.pages.length === 0) return data;
+  const holder = Math.max(
+    0,
+    data.pages.findIndex((page) => page.some((c) => c.uid === command.uid)),
+  );
+  return { ...data, pages: data.pages.map((page, i) => (i === holder ? mergeCommand(page, command) : page)) };
+}
+
 /** A position of a track: [lat, lon] from the decoded position, else the network's. */
 export function positionOf(row: Pick<UplinkRecordWire, 'LAT' | 'LON' | 'geoloc_LAT' | 'geoloc_LON'>): [number, number] | null {
   if (row.LAT !== null && row.LON !== null) return [row.LAT, row.LON];

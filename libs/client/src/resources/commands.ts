@@ -1,10 +1,10 @@
-import type { AvailableCommandWire, CommandCancelledWire, CommandsFlushedWire, CommandWire, CreateCommandRequest } from '@dts/domain';
+import type { AvailableCommandWire, CommandCancelledWire, CommandsFlushedWire, CommandsQuery, CommandWire, CreateCommandRequest } from '@dts/domain';
 import { ROUTES } from '../routes';
 import type { Transport } from '../transport';
 
 export const commandsApi = (t: Transport) => ({
-  /** Newest first. */
-  list: (eui: string) => t.data<CommandWire[]>(ROUTES.commandsList, { params: { eui } }),
+  /** Newest first, `limit` (100 when absent) older than `before`; `status` keeps some statuses only. */
+  list: (eui: string, q: CommandsQuery = {}) => t.data<CommandWire[]>(ROUTES.commandsList, { params: { eui }, query: { ...q } }),
   available: (eui: string) => t.data<AvailableCommandWire[]>(ROUTES.commandsAvailable, { params: { eui } }),
   /** 201 with the command, status `Created`. */
   create: (eui: string, body: CreateCommandRequest) => t.data<CommandWire>(ROUTES.commandsCreate, { params: { eui }, body }),

@@ -21,6 +21,16 @@ export const COMMAND_STATUS_RANK: Readonly<Record<CommandStatus, number>> = { Cr
 export const COMMAND_STATUSES = ['Created', 'Scheduled', 'Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
+/** GET /user/device/command/{eui}: newest first, in keyset pages. */
+export interface CommandsQuery {
+  /** Only commands in these statuses (comma-separated in the query: `Created,Scheduled` is what has not left). */
+  status?: readonly CommandStatus[];
+  /** 1–1000; 100 when absent. */
+  limit?: number;
+  /** Commands listed after this uid (the last of the previous page). */
+  before?: number;
+}
+
 /** DELETE /user/device/command/{eui}/{uid}: the command, cancelled. */
 export interface CommandCancelledWire {
   uid: number;

@@ -128,9 +128,19 @@ export class CommandsRepository {
     return rows[0] ?? null;
   }
 
-  /** The device's commands, newest first. */
-  list(deviceUid: number): Promise<CommandRow[]> {
-    return this.ds.query(`${SELECT} WHERE c.device_id = $1 ORDER BY c.created_at DESC, c.uid DESC`, [deviceUid]);
+  /**
+   * The device's commands, newest first, in keyset pages: `before` is the last uid of the previous
+   * page (a uid that is not the device's lists nothing). The order is the creation time's, the uid
+   * breaking ties, so the keyset compares both (commands_device_idx serves it).
+   */
+  list(deviceUid: number, q: { statuses: readonly CommandStatus[] | null; before: string | null; limit: number }): Promise<CommandRow[]> {
+    return this.ds.query(
+      `${SELECT}
+       WHERE c.device_id = $1 AND ($2::text[] IS NULL OR c.status = ANY($2::text[]))
+         AND ($3::bigint IS NULL OR (c.created_at, c.uid) < (SELECT b.created_at, b.uid FROM commands b WHERE b.uid = $3::bigint AND b.device_id = $1))
+       ORDER BY c.created_at DESC, c.uid DESC LIMIT $4`,
+      [deviceUid, q.statuses, q.before, q.limit],
+    );
   }
 
   async forDispatch(uid: number): Promise<DispatchRow | null> {

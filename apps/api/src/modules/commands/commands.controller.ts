@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
@@ -8,7 +8,7 @@ import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors, ApiOneOfBody } from '../../common/openapi/api-envelope.decorator';
 import { EUI_PARAM } from '../devices/devices.controller';
 import { CommandsService } from './commands.service';
-import { AvailableCommandResponse, CommandCancelledResponse, CommandResponse, CommandsFlushedResponse } from './dto/command.responses';
+import { AvailableCommandResponse, CommandCancelledResponse, CommandResponse, CommandsFlushedResponse, CommandsQueryDto } from './dto/command.responses';
 import { AsciiCommandBody, Base64CommandBody, CreateCommandDto, HexCommandBody, NamedCommandBody } from './dto/create-command.dto';
 
 @ApiTags('commands')
@@ -17,12 +17,14 @@ export class CommandsController {
   constructor(private readonly commands: CommandsService) {}
 
   @Get(':eui')
-  @ApiOperation({ summary: 'The device’s commands, newest first' })
+  @ApiOperation({
+    summary: 'The device’s commands, newest first, in keyset pages (limit, before: the last uid of the previous page), optionally of some statuses',
+  })
   @ApiParam(EUI_PARAM)
   @ApiEnvelope([CommandResponse])
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
-  list(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui) {
-    return this.commands.list(me, eui);
+  list(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() q: CommandsQueryDto) {
+    return this.commands.list(me, eui, q);
   }
 
   @Get(':eui/available')

@@ -20,7 +20,7 @@ import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from '../devices/device-access.service';
 import { toCommandWire } from './command.mapper';
-import type { AvailableCommandResponse } from './dto/command.responses';
+import type { AvailableCommandResponse, CommandsQueryDto } from './dto/command.responses';
 import type { CreateCommandDto } from './dto/create-command.dto';
 
 /** The port a codec's downlink goes out on when the codec does not say. */
@@ -45,9 +45,10 @@ export class CommandsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async list(principal: AuthPrincipal, eui: Eui): Promise<CommandWire[]> {
+  async list(principal: AuthPrincipal, eui: Eui, q: CommandsQueryDto): Promise<CommandWire[]> {
     const device = await this.access.require(principal, eui);
-    return (await this.commands.list(device.uid)).map(toCommandWire);
+    const statuses = q.status ? ([...new Set(q.status.split(','))] as CommandStatus[]) : null;
+    return (await this.commands.list(device.uid, { statuses, before: q.before ?? null, limit: q.limit ?? 100 })).map(toCommandWire);
   }
 
   async available(principal: AuthPrincipal, eui: Eui): Promise<AvailableCommandResponse[]> {

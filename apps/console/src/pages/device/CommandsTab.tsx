@@ -112,7 +112,9 @@ export function CommandsTab({ eui }: { eui: string }) {
   const available = useAvailableCommands(eui);
   const cancel = useCancelCommand(eui);
   const flush = useFlushCommands(eui);
-  const waiting = (commands.data ?? []).filter((c) => c.status === 'Created' || c.status === 'Scheduled').length;
+  const rows = commands.data?.pages.flat();
+  // Of the pages read; the button cancels every waiting one, read or not.
+  const waiting = (rows ?? []).filter((c) => c.status === 'Created' || c.status === 'Scheduled').length;
   const [choice, setChoice] = useState('');
   const named = available.data?.find((c) => c.name === choice);
   const columns: Column<CommandWire>[] = [
@@ -169,9 +171,18 @@ export function CommandsTab({ eui }: { eui: string }) {
         <ErrorBox error={commands.error ?? cancel.error ?? flush.error} />
         {flush.data && flush.data.kept.length > 0 ? <p role="status">Kept: {flush.data.kept.map((k) => `#${k.uid} (${k.reason})`).join('; ')}</p> : null}
         {commands.isPending ? <Loading what="Loading commands" /> : null}
-        {commands.data && commands.data.length === 0 ? <p className="empty">No command sent yet.</p> : null}
-        {commands.data && commands.data.length > 0 ? (
-          <DataTable caption="Commands, newest first, status updated live" columns={columns} rows={commands.data} rowKey={(c) => c.uid} maxHeight="420px" />
+        {rows && rows.length === 0 ? <p className="empty">No command sent yet.</p> : null}
+        {rows && rows.length > 0 ? (
+          <DataTable
+            caption="Commands, newest first, status updated live"
+            columns={columns}
+            rows={rows}
+            rowKey={(c) => c.uid}
+            maxHeight="420px"
+            onEndReached={() => {
+              if (commands.hasNextPage && !commands.isFetchingNextPage) void commands.fetchNextPage();
+            }}
+          />
         ) : null}
       </Card>
     </div>

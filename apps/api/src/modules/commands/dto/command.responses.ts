@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
   type AvailableCommandWire,
   type CommandCancelledWire,
@@ -8,6 +9,22 @@ import {
   type CommandStatus,
   type CommandWire,
 } from '@dts/domain';
+import { NewestFirstPageDto } from '../../../common/http/newest-first-page.dto';
+
+/** GET /user/device/command/{eui}: newest first, in keyset pages, optionally of some statuses only. */
+export class CommandsQueryDto extends NewestFirstPageDto {
+  @ApiPropertyOptional({
+    description: `Comma-separated statuses of ${COMMAND_STATUSES.join(', ')}; \`Created,Scheduled\` is what has not left.`,
+    example: 'Created,Scheduled',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  @Matches(new RegExp(`^(${COMMAND_STATUSES.join('|')})(,(${COMMAND_STATUSES.join('|')}))*$`), {
+    message: `status must be a comma-separated list of ${COMMAND_STATUSES.join(', ')}`,
+  })
+  status?: string;
+}
 
 export class CommandResponse implements CommandWire {
   @ApiProperty() uid!: number;
