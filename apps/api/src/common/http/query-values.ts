@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 /**
  * Query members arrive as text; these @Transform functions turn digits and `true`/`false` into
@@ -29,5 +29,21 @@ export function UnixSecondsQuery(description: string) {
       IsInt({ message: `${propertyName} must be unix seconds` }),
       Min(0),
       Max(MAX_UNIX_SECONDS),
+    )(target, propertyName);
+}
+
+/**
+ * An optional query member holding a comma-separated list of `allowed` values (`agg=min,max`,
+ * `status=Created,Scheduled`): refused as a whole, naming the member, if any part is not one.
+ */
+export function CommaListQuery(allowed: readonly string[], openApi: { description: string; example: string; default?: string }) {
+  const one = allowed.join('|');
+  return (target: object, propertyName: string) =>
+    applyDecorators(
+      ApiPropertyOptional(openApi),
+      IsOptional(),
+      IsString(),
+      MaxLength(100),
+      Matches(new RegExp(`^(${one})(,(${one}))*$`), { message: `${propertyName} must be a comma-separated list of ${allowed.join(', ')}` }),
     )(target, propertyName);
 }

@@ -1,5 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   type AvailableCommandWire,
   type CommandCancelledWire,
@@ -10,18 +9,13 @@ import {
   type CommandWire,
 } from '@dts/domain';
 import { NewestFirstPageDto } from '../../../common/http/newest-first-page.dto';
+import { CommaListQuery } from '../../../common/http/query-values';
 
 /** GET /user/device/command/{eui}: newest first, in keyset pages, optionally of some statuses only. */
 export class CommandsQueryDto extends NewestFirstPageDto {
-  @ApiPropertyOptional({
+  @CommaListQuery(COMMAND_STATUSES, {
     description: `Comma-separated statuses of ${COMMAND_STATUSES.join(', ')}; \`Created,Scheduled\` is what has not left.`,
     example: 'Created,Scheduled',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  @Matches(new RegExp(`^(${COMMAND_STATUSES.join('|')})(,(${COMMAND_STATUSES.join('|')}))*$`), {
-    message: `status must be a comma-separated list of ${COMMAND_STATUSES.join(', ')}`,
   })
   status?: string;
 }

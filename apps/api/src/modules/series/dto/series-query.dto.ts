@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SERIES_AGGREGATES, SERIES_INTERVALS } from '@dts/domain';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { UnixSecondsQuery } from '../../../common/http/query-values';
+import { CommaListQuery, UnixSecondsQuery } from '../../../common/http/query-values';
 
 /** GET /user/device/series/{eui}: members as in `filter`, the range as in the history reads. */
 export class SeriesQueryDto {
@@ -26,12 +26,10 @@ export class SeriesQueryDto {
   @IsIn([...SERIES_INTERVALS, 'auto'], { message: `interval must be one of ${[...SERIES_INTERVALS, 'auto'].join(', ')}` })
   interval?: string;
 
-  @ApiPropertyOptional({ description: 'Comma-separated aggregates of min, avg, max, count.', default: 'min,avg,max,count', example: 'min,avg,max' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  @Matches(new RegExp(`^(${SERIES_AGGREGATES.join('|')})(,(${SERIES_AGGREGATES.join('|')}))*$`), {
-    message: `agg must be a comma-separated list of ${SERIES_AGGREGATES.join(', ')}`,
+  @CommaListQuery(SERIES_AGGREGATES, {
+    description: 'Comma-separated aggregates of min, avg, max, count.',
+    default: 'min,avg,max,count',
+    example: 'min,avg,max',
   })
   agg?: string;
 }
