@@ -176,6 +176,9 @@ describe('typed client', () => {
       const command = await alice.commands.create(eui, { port: 10, payload_hex: 'CAFE', confirmed: true });
       expect(command).toMatchObject({ devEUI: eui, port: 10, confirmed: 1, status: 'Created', payload_hex: 'CAFE', payload_base64: 'yv4=' });
       expect((await alice.commands.list(eui)).map((c) => c.uid)).toEqual([command.uid]);
+      expect((await alice.commands.list(eui, { status: ['Created', 'Scheduled', 'Sent'], limit: 1 })).map((c) => c.uid)).toEqual([command.uid]);
+      expect(await alice.commands.list(eui, { status: ['Failed'] })).toEqual([]);
+      expect(await alice.commands.list(eui, { before: command.uid })).toEqual([]);
     });
 
     it('keeps a fence', async () => {
