@@ -1,4 +1,3 @@
-import type { LiveEvent } from '@dts/client';
 import type { AlertEventWire, AlertWire, CreateRuleRequest, RuleWire } from '@dts/domain';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +8,7 @@ import { startTestService, TEST_SECRETS, type TestService } from './support/harn
 import { lpp } from './support/payloads';
 import { at } from './support/present';
 import { startSmtpServer } from './support/smtp-server';
+import { type LiveEvent, SseClient, until as untilSeen } from './support/sse-client';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -70,18 +70,11 @@ describe('alert rules and alerts', () => {
   };
   const count = async (table: string) => Number((await ds.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
   /** The device's live feed, collected in the background until aborted. */
-  const follow = (eui: string | null, who: Account = alice) => {
-    const controller = new AbortController();
-    const events: LiveEvent[] = [];
-    const feed = eui === null ? who.client.user.live({ signal: controller.signal }) : who.client.uplinks.live(eui, { signal: controller.signal });
-    const done = (async () => {
-      try {
-        for await (const e of feed) events.push(e);
-      } catch {
-        // aborted
-      }
-    })();
-    return { events, stop: async () => (controller.abort(), await done) };
+  /** A live stream (a device's, or the account's feed when `eui` is null), open once its opening comment came: it has joined the device's hub. */
+  const follow = async (eui: string | null, who: Account = alice) => {
+    const feed = await SseClient.open(`${svc.url}${eui === null ? '/user/live' : `/user/device/live/${eui}`}`, { Authorization: `Bearer ${who.appToken}` });
+    await untilSeen(() => feed.comments.length > 0, 'the opening comment');
+    return feed;
   };
 
   beforeAll(async () => {
@@ -218,10 +211,7 @@ describe('alert rules and alerts', () => {
         devices: { euis: [eui] },
       });
       receiver.secret('/alerts', hook.secret!);
-      const live = follow(eui);
-      const accountFeed = follow(null);
-      const bobsFeed = follow(null, bob);
-      await sleep(300);
+      const [live, accountFeed, bobsFeed] = await Promise.all([follow(eui), follow(null), follow(null, bob)]);
 
       await ingest(eui, lpp({ gps: INSIDE }));
       await ingest(eui, lpp({ gps: INSIDE }));
@@ -241,6 +231,9 @@ describe('alert rules and alerts', () => {
         cleared_unix: null,
         acknowledged_unix: null,
       });
+      // A feed tells of an alert as it is when the notice is read: the clearing waits until both have told it active.
+      const toldActive = (e: LiveEvent) => e.event === 'alert' && e.data.uid === raised.uid && e.data.state === 'active';
+      await Promise.all([live.waitFor(toldActive, 'the raised alert'), accountFeed.waitFor(toldActive, 'the raised alert')]);
       await ingest(eui, lpp({ gps: OUTSIDE }));
       await ingest(eui, lpp({ gps: INSIDE }));
       const [cleared] = await waitAlerts(eui, (l) => l[0]?.state === 'cleared');
@@ -266,14 +259,14 @@ describe('alert rules and alerts', () => {
       ]);
 
       // This device's: the account's feed may still carry the notice of an earlier test's alert.
-      const alertsOn = (feed: ReturnType<typeof follow>) =>
+      const alertsOn = (feed: SseClient) =>
         feed.events
           .filter((e) => e.event === 'alert')
           .map((e) => e.data as AlertWire)
           .filter((a) => a.devEUI === eui);
       for (let i = 0; i < 50 && alertsOn(live).length < 2; i++) await sleep(100);
       for (let i = 0; i < 50 && alertsOn(accountFeed).length < 2; i++) await sleep(100);
-      await Promise.all([live.stop(), accountFeed.stop(), bobsFeed.stop()]);
+      for (const feed of [live, accountFeed, bobsFeed]) feed.close();
       for (const feed of [live, accountFeed]) {
         expect(alertsOn(feed).map((a) => [a.uid, a.state])).toEqual([
           [raised.uid, 'active'],

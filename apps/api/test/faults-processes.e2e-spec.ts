@@ -196,8 +196,16 @@ suite(title, () => {
     const signalledAt = Date.now();
     second.proc.child.kill('SIGTERM');
     await sleep(LISTEN_GRACE_MS + 500);
-    // After the signal and its grace the listener is closed: a new connection is refused, not answered 5xx.
-    const late = await call(`${second.url}/version`, { headers: { Connection: 'close' } });
+    // After the signal and its grace the listener is closed: a new connection is refused, not answered
+    // 5xx. The grace's timer may fire late on a loaded machine: a connection it still took is answered.
+    let late = await call(`${second.url}/version`, { headers: { Connection: 'close' } });
+    const tookLate: number[] = [];
+    for (let i = 0; i < 15 && late.status !== 0; i++) {
+      tookLate.push(late.status);
+      await sleep(200);
+      late = await call(`${second.url}/version`, { headers: { Connection: 'close' } });
+    }
+    expect(tookLate.filter((status) => status >= 500)).toEqual([]);
     const exitedIn = (await exitedWithin(second.proc, SHUTDOWN_TIMEOUT_MS + 2_000)) ? Date.now() - signalledAt : -1;
     const answers = await Promise.all(flights.map(async (f) => ({ what: f.what, problem: f.check(await f.sent.answer), ms: (await f.sent.answer).ms })));
 

@@ -74,7 +74,9 @@ describe('GET /user/live', () => {
     expect(client.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     await ingest([uplink(d1, 1), uplink(bobs, 99), uplink(d2, 2)]);
     await ingest([uplink(d1, 3)]);
+    // Each device's hub writes on its own: d2's uplink may come after d1's last one.
     await client.waitFor((e) => e.data.temperature === 3, 'the last uplink');
+    await client.waitFor((e) => e.data.temperature === 2, 'the other device’s uplink');
     expect(temperatures(client).sort()).toEqual([1, 2, 3]);
     expect(new Set(client.events.map((e) => e.data.uplink.devEUI))).toEqual(new Set([d1, d2]));
     // Each device's uplinks in uid order.

@@ -219,7 +219,7 @@ describe('the service process', () => {
   it('on SIGTERM fails readiness at once, keeps answering through the drain grace, exits 0; stdout holds JSON log records only', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const svc = start({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_DRAIN_GRACE_MS: '3000' });
+    const svc = start({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_DRAIN_GRACE_MS: '5000' });
     try {
       await waitForVersion(port, 60_000, svc);
       await waitFor(async () => (await fetch(`${base}/health/ready`)).status === 200, 30_000, 'ready');
@@ -231,7 +231,8 @@ describe('the service process', () => {
       expect(ready.errors[0]).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('shutting down') });
       const version = await fetch(`${base}/version`);
       expect({ status: version.status, connection: version.headers.get('connection') }).toEqual({ status: 200, connection: 'close' });
-      expect(Date.now() - signalled).toBeLessThan(3_000);
+      // Within the drain grace (5 s: room for a loaded machine) the process still answers.
+      expect(Date.now() - signalled).toBeLessThan(5_000);
     } finally {
       svc.child.kill('SIGTERM');
     }

@@ -97,7 +97,12 @@ describe('the web console, part 2, in Chromium', () => {
     for (const bar of await page.locator('.uploads li[data-upload-state="done"] progress').all()) expect(await bar.getAttribute('value')).toBe('100');
     // No reload: the thumbnails come with the live feed's image events as the worker makes them.
     await page.locator('.gallery .thumb img').nth(2).waitFor({ timeout: 30_000 });
-    const thumbs = await page.locator('.gallery .thumb img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((i) => i.complete && i.naturalWidth));
+    // An <img> is in the page before its bytes are: wait until each has loaded, then every one is 320 wide.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gallery .thumb img')].every((i) => i.complete), undefined, {
+      timeout: 15_000,
+    });
+    const thumbs = await page.locator('.gallery .thumb img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((i) => i.naturalWidth));
+    expect(thumbs.length).toBeGreaterThanOrEqual(3);
     expect(thumbs.every((w) => w === 320)).toBe(true);
     for (const image of await gallery(alice)) hashes[image.filename] = image.hash;
     expect(Object.keys(hashes).sort()).toEqual(['african_elephants.jpg', 'deer.jpg', 'ocelot.jpg']);
