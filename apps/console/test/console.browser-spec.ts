@@ -182,6 +182,29 @@ describe('the web console in Chromium', () => {
     }
     await first.waitFor();
     expect(await first.locator('[data-command-status]').getAttribute('data-command-status')).toBe('Sent');
+
+    // Only what waits to leave, as the network's queue: a command that leaves goes from the list live.
+    await page.getByLabel('Show').selectOption('waiting');
+    await scroller.evaluate((el) => el.scrollTo(0, 0));
+    const [newest] = (
+      await call<{ uid: number }[]>(svc.url, 'GET', `/user/device/command/${EUI}?limit=1`, { headers: { Authorization: `Bearer ${alice.token}` } })
+    ).data;
+    const newestRow = page.getByRole('button', { name: `Cancel command ${newest.uid}`, exact: true });
+    await newestRow.waitFor();
+    expect(await page.locator('#commands [data-command-status="Sent"]').count()).toBe(0);
+    await call(svc.url, 'POST', '/ingest/ttn', {
+      body: { correlation_ids: [`dts:command:${newest.uid}`], downlink_sent: { f_port: 9 } },
+      headers: { 'X-Ingest-Secret': SECRETS.INGEST_SECRET },
+      expect: 202,
+    });
+    await newestRow.waitFor({ state: 'detached', timeout: 15_000 });
+    // The rest still wait (Created, or Scheduled once the worker has handed them to the network).
+    const statuses = await page.locator('#commands [data-command-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-command-status')));
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 'Created' && status !== 'Scheduled')).toEqual([]);
+    expect(await newestRow.count()).toBe(0);
+    await check('device-commands-waiting');
+    await page.getByLabel('Show').selectOption('all');
   });
 
   it('lists the uplinks and exports them as CSV', async () => {

@@ -1,4 +1,5 @@
 import type { AdminAccountListQuery, CacheEntryListQuery, DeviceListQuery, ImageGalleryQuery, SeriesQuery } from '@dts/domain';
+import type { CommandShow } from '../lib/live-merge';
 
 /** Query keys of every resource: one place, so that live events and mutations invalidate the right ones. */
 export const keys = {
@@ -15,6 +16,8 @@ export const keys = {
   series: (eui: string, q?: SeriesQuery) => (q ? (['device', eui, 'series', q] as const) : (['device', eui, 'series'] as const)),
   track: (eui: string, from?: number) => (from === undefined ? (['device', eui, 'track'] as const) : (['device', eui, 'track', from] as const)),
   commands: (eui: string) => ['device', eui, 'commands'] as const,
+  commandLists: (eui: string) => ['device', eui, 'commands', 'list'] as const,
+  commandList: (eui: string, show: CommandShow) => ['device', eui, 'commands', 'list', show] as const,
   availableCommands: (eui: string) => ['device', eui, 'commands', 'available'] as const,
   galleries: ['images', 'gallery'] as const,
   gallery: (q: Omit<ImageGalleryQuery, 'cursor'>) => ['images', 'gallery', q] as const,

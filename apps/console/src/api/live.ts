@@ -2,7 +2,8 @@ import type { CommandWire, DeviceMetaWire, ImageGalleryEntryWire, ImageLiveEvent
 import { type InfiniteData, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type GalleryFilter, mergeImageEvent } from '../lib/gallery';
-import { mergeCommandPages, mergeUplinks, positionOf } from '../lib/live-merge';
+import { mergeUplinks, positionOf } from '../lib/live-merge';
+import { mergeCommandInLists } from './command-cache';
 import { keys } from './keys';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -90,7 +91,7 @@ export function useLiveFeed(enabled: boolean): LiveState {
     });
     source.addEventListener('command', (event) => {
       const command = JSON.parse((event as MessageEvent<string>).data) as CommandWire;
-      client.setQueryData<InfiniteData<CommandWire[]>>(keys.commands(command.devEUI), (data) => mergeCommandPages(data, command));
+      mergeCommandInLists(client, command);
       refresh(keys.overview);
     });
     source.addEventListener('image', (event) => {

@@ -1,20 +1,26 @@
 import type { CommandWire, CreateCommandRequest } from '@dts/domain';
-import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
+import { mergeCommandInLists } from '../api/command-cache';
 import { keys } from '../api/keys';
-import { mergeCommandPages } from '../lib/live-merge';
-
-/** The cached pages of a device's commands. */
-export type CommandPages = InfiniteData<CommandWire[], number | undefined>;
+import { type CommandShow, WAITING_STATUSES } from '../lib/live-merge';
 
 /** Commands per page of a device's list. */
 export const COMMAND_PAGE = 100;
 
-/** Newest first, in pages (each older than the last uid of the one before); status changes arrive through the live feed. */
-export function useCommands(eui: string) {
+/**
+ * Newest first, in pages (each older than the last uid of the one before), all or those waiting to
+ * leave; status changes arrive through the live feed.
+ */
+export function useCommands(eui: string, show: CommandShow) {
   return useInfiniteQuery({
-    queryKey: keys.commands(eui),
-    queryFn: ({ pageParam }) => api.commands.list(eui, { limit: COMMAND_PAGE, ...(pageParam === undefined ? {} : { before: pageParam }) }),
+    queryKey: keys.commandList(eui, show),
+    queryFn: ({ pageParam }) =>
+      api.commands.list(eui, {
+        limit: COMMAND_PAGE,
+        ...(show === 'waiting' ? { status: WAITING_STATUSES } : {}),
+        ...(pageParam === undefined ? {} : { before: pageParam }),
+      }),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last: CommandWire[]) => (last.length < COMMAND_PAGE ? undefined : last.at(-1)?.uid),
     staleTime: Infinity,
@@ -29,7 +35,7 @@ export function useSendCommand(eui: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateCommandRequest) => api.commands.create(eui, body),
-    onSuccess: (command) => client.setQueryData<CommandPages>(keys.commands(eui), (data) => mergeCommandPages(data, command)),
+    onSuccess: (command) => mergeCommandInLists(client, command),
   });
 }
 

@@ -37,6 +37,17 @@ describe('live merging', () => {
     expect(mergeCommandPages(undefined, command(5, 'Created'))).toBeUndefined();
   });
 
+  it('takes a command that left out of a list of waiting ones, and never adds one that has left', () => {
+    const data = { pages: [[command(4, 'Created'), command(3, 'Scheduled')], [command(2, 'Scheduled')]], pageParams: [undefined, 3] };
+    expect(mergeCommandPages(data, command(3, 'Sent'), 'waiting')?.pages).toEqual([[command(4, 'Created')], [command(2, 'Scheduled')]]);
+    expect(mergeCommandPages(data, command(2, 'Cancelled'), 'waiting')?.pages).toEqual([data.pages[0], []]);
+    expect(mergeCommandPages(data, command(5, 'Failed'), 'waiting')?.pages).toEqual(data.pages);
+    expect(mergeCommandPages(data, command(5, 'Created'), 'waiting')?.pages[0]).toEqual([command(5, 'Created'), ...data.pages[0]!]);
+    // A late Created of one already Scheduled keeps it, and it stays.
+    expect(mergeCommandPages(data, command(3, 'Created'), 'waiting')?.pages).toEqual(data.pages);
+    expect(mergeCommandPages(data, command(3, 'Sent'), 'all')?.pages[0]).toEqual([command(4, 'Created'), command(3, 'Sent')]);
+  });
+
   it('reads a position from the decoded payload, else the network', () => {
     expect(positionOf({ LAT: 52.1, LON: 4.8, geoloc_LAT: 1, geoloc_LON: 2 })).toEqual([52.1, 4.8]);
     expect(positionOf({ LAT: null, LON: null, geoloc_LAT: 1, geoloc_LON: 2 })).toEqual([1, 2]);

@@ -1,4 +1,4 @@
-import { COMMAND_STATUS_RANK, type CommandWire, type UplinkRecordWire } from '@dts/domain';
+import { COMMAND_STATUS_RANK, type CommandStatus, type CommandWire, type UplinkRecordWire } from '@dts/domain';
 
 /** Rows the live view of a device keeps (newest first). */
 export const LIVE_ROWS = 200;
@@ -27,17 +27,30 @@ export function mergeCommand(list: readonly CommandWire[] | undefined, command: 
   return rows;
 }
 
+/** Which of a device's commands a list shows: all, or those waiting to leave (as a network's queue shows them). */
+export type CommandShow = 'all' | 'waiting';
+export const WAITING_STATUSES: readonly CommandStatus[] = ['Created', 'Scheduled'];
+export const isShown = (show: CommandShow, command: CommandWire) => show === 'all' || WAITING_STATUSES.includes(command.status);
+
 /**
  * mergeCommand on a list read in pages (newest first): the page that holds the command, else the
- * first. Nothing before the first page has been read: there is nothing to merge into.
+ * first. A command the list no longer shows (it left, in a list of waiting ones) goes. Nothing
+ * before the first page has been read: there is nothing to merge into.
  */
-export function mergeCommandPages<D extends { pages: readonly (readonly CommandWire[])[] }>(data: D | undefined, command: CommandWire): D | undefined {
+export function mergeCommandPages<D extends { pages: readonly (readonly CommandWire[])[] }>(
+  data: D | undefined,
+  command: CommandWire,
+  show: CommandShow = 'all',
+): D | undefined {
   if (!data || data.pages.length === 0) return data;
   const holder = Math.max(
     0,
     data.pages.findIndex((page) => page.some((c) => c.uid === command.uid)),
   );
-  return { ...data, pages: data.pages.map((page, i) => (i === holder ? mergeCommand(page, command) : page)) };
+  return {
+    ...data,
+    pages: data.pages.map((page, i) => (i === holder ? mergeCommand(page, command).filter((c) => c.uid !== command.uid || isShown(show, c)) : page)),
+  };
 }
 
 /** A position of a track: [lat, lon] from the decoded position, else the network's. */

@@ -6,6 +6,7 @@ import { SelectField, TextField } from '../../components/form';
 import { Card, ErrorBox, Loading, StatusBadge } from '../../components/ui';
 import { useAvailableCommands, useCancelCommand, useCommands, useFlushCommands, useSendCommand } from '../../hooks/commands';
 import { type FormValues, namedCommandRequest, paramFields, type RawEncoding, rawCommandRequest } from '../../lib/command-form';
+import type { CommandShow } from '../../lib/live-merge';
 
 function NamedForm({ eui, command }: { eui: string; command: AvailableCommandWire }) {
   const send = useSendCommand(eui);
@@ -108,7 +109,8 @@ function RawForm({ eui }: { eui: string }) {
 
 /** Send a named or raw downlink; the list below moves through its statuses live; cancel what has not left. */
 export function CommandsTab({ eui }: { eui: string }) {
-  const commands = useCommands(eui);
+  const [show, setShow] = useState<CommandShow>('all');
+  const commands = useCommands(eui, show);
   const available = useAvailableCommands(eui);
   const cancel = useCancelCommand(eui);
   const flush = useFlushCommands(eui);
@@ -168,10 +170,19 @@ export function CommandsTab({ eui }: { eui: string }) {
           ) : null
         }
       >
+        <SelectField
+          label="Show"
+          value={show}
+          onChange={(e) => setShow(e.target.value as CommandShow)}
+          options={[
+            { value: 'all', label: 'Every command' },
+            { value: 'waiting', label: 'Waiting to leave (Created, Scheduled)' },
+          ]}
+        />
         <ErrorBox error={commands.error ?? cancel.error ?? flush.error} />
         {flush.data && flush.data.kept.length > 0 ? <p role="status">Kept: {flush.data.kept.map((k) => `#${k.uid} (${k.reason})`).join('; ')}</p> : null}
         {commands.isPending ? <Loading what="Loading commands" /> : null}
-        {rows && rows.length === 0 ? <p className="empty">No command sent yet.</p> : null}
+        {rows && rows.length === 0 ? <p className="empty">{show === 'waiting' ? 'Nothing waiting to leave.' : 'No command sent yet.'}</p> : null}
         {rows && rows.length > 0 ? (
           <DataTable
             caption="Commands, newest first, status updated live"
