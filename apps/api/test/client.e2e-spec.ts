@@ -178,6 +178,7 @@ describe('typed client', () => {
       expect((await alice.commands.list(eui)).map((c) => c.uid)).toEqual([command.uid]);
       expect((await alice.commands.list(eui, { status: ['Created', 'Scheduled', 'Sent'], limit: 1 })).map((c) => c.uid)).toEqual([command.uid]);
       expect(await alice.commands.list(eui, { status: ['Failed'] })).toEqual([]);
+      expect((await alice.commands.list(eui, { status: [] })).map((c) => c.uid)).toEqual([command.uid]);
       expect(await alice.commands.list(eui, { before: command.uid })).toEqual([]);
     });
 

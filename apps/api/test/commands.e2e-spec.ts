@@ -375,13 +375,17 @@ describe('commands', () => {
   });
 
   describe('GET /user/device/command/{eui}: pages and statuses', () => {
-    /** 130 past commands stored as the network left them, two to a second (ties the uid orders). */
+    /**
+     * 130 past commands stored as the network left them and 7 still in its queue, two to a second
+     * (ties the uid orders). Odd page sizes below end pages inside a second.
+     */
     const history = async () => {
       const eui = await device(alice);
       const statuses = ['Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;
       await db.query(
         `INSERT INTO commands (device_id, created_at, status, port, payload)
-         SELECT d.uid, to_timestamp(1777636800 + i / 2), ($2::text[])[1 + i % 4], 1, '\\x01'::bytea FROM devices d, generate_series(0, 129) i WHERE d.eui = $1`,
+         SELECT d.uid, to_timestamp(1777636800 + i / 2), CASE WHEN i < 130 THEN ($2::text[])[1 + i % 4] ELSE 'Scheduled' END, 1, '\\x01'::bytea
+         FROM devices d, generate_series(0, 136) i WHERE d.eui = $1`,
         [eui, statuses],
       );
       const order: { uid: number; status: string }[] = await db.query(
@@ -395,15 +399,19 @@ describe('commands', () => {
     it('answers 100 newest first when no limit is given; limit and before (the last uid) walk the rest, and a page past the end is empty', async () => {
       const { eui, order } = await history();
       expect((await list(alice, eui)).map((c) => c.uid)).toEqual(order.slice(0, 100).map((c) => c.uid));
-      const walked: number[] = [];
+      const walked: Command[] = [];
       let before = '';
+      let cutInsideASecond = 0;
       for (let pages = 0; pages < 10; pages++) {
         const got = await page(eui, `limit=50${before}`);
-        walked.push(...got.map((c) => c.uid));
+        if (walked.length > 0 && got[0]?.time_stamp === walked.at(-1)!.time_stamp) cutInsideASecond++;
+        walked.push(...got);
         if (got.length < 50) break;
         before = `&before=${got[got.length - 1]!.uid}`;
       }
-      expect(walked).toEqual(order.map((c) => c.uid));
+      expect(walked.map((c) => c.uid)).toEqual(order.map((c) => c.uid));
+      // The keyset was tried where only the uid tells the rows apart.
+      expect(cutInsideASecond).toBeGreaterThan(0);
       expect(await page(eui, `before=${order[order.length - 1]!.uid}`)).toEqual([]);
       const again = await page(eui, `limit=1000`);
       expect(again.map((c) => c.uid)).toEqual(order.map((c) => c.uid));
@@ -412,11 +420,20 @@ describe('commands', () => {
     it('status keeps the statuses named, in the same order and pages', async () => {
       const { eui, order } = await history();
       const ended = order.filter((c) => c.status === 'Failed' || c.status === 'Cancelled').map((c) => c.uid);
-      const first = await page(eui, 'status=Failed,Cancelled&limit=40');
-      expect(first.map((c) => c.uid)).toEqual(ended.slice(0, 40));
-      const rest = await page(eui, `status=Cancelled,Failed,Failed&before=${first[39]!.uid}`);
-      expect(rest.map((c) => c.uid)).toEqual(ended.slice(40));
-      expect(await page(eui, 'status=Created,Scheduled')).toEqual([]);
+      const first = await page(eui, 'status=Failed,Cancelled&limit=39');
+      expect(first.map((c) => c.uid)).toEqual(ended.slice(0, 39));
+      const rest = await page(eui, `status=Cancelled,Failed,Failed&before=${first[38]!.uid}`);
+      expect(rest.map((c) => c.uid)).toEqual(ended.slice(39));
+      expect(rest[0]!.time_stamp).toBe(first[38]!.time_stamp);
+      // What waits to leave (the partial index's query), in pages of 3.
+      const waiting = order.filter((c) => c.status === 'Scheduled').map((c) => c.uid);
+      expect(waiting).toHaveLength(7);
+      const head = await page(eui, 'status=Created,Scheduled&limit=2');
+      expect(head.map((c) => c.uid)).toEqual(waiting.slice(0, 2));
+      const tail = await page(eui, `status=Scheduled&before=${head[1]!.uid}`);
+      expect(tail.map((c) => c.uid)).toEqual(waiting.slice(2));
+      expect(tail[0]!.time_stamp).toBe(head[1]!.time_stamp);
+      expect(await page(eui, 'status=Created')).toEqual([]);
     });
 
     it('refuses a bad limit, before or status naming it; another device’s uid as before lists nothing of it', async () => {
@@ -434,8 +451,9 @@ describe('commands', () => {
       ]) {
         expectError(await as(alice).get(`/user/device/command/${eui}?${query}`), 400, 'VALIDATION_FAILED', field);
       }
-      const other = await device(alice);
-      expect(await page(other, `before=${order[0]!.uid}`)).toEqual([]);
+      const other = await history();
+      expect(await page(other.eui, 'limit=5')).toHaveLength(5);
+      expect(await page(other.eui, `before=${order[0]!.uid}`)).toEqual([]);
       expect(await page(eui, 'before=999999999999999999')).toEqual([]);
       expectError(await as(carol).get(`/user/device/command/${eui}?limit=5&status=Sent`), 404, 'NOT_FOUND');
       expectError(await svc.http().get(`/user/device/command/${eui}?limit=5`), 401, 'AUTH_REQUIRED');

@@ -4,7 +4,9 @@ import type { Transport } from '../transport';
 
 export const commandsApi = (t: Transport) => ({
   /** Newest first, `limit` (100 when absent) older than `before`; `status` keeps some statuses only. */
-  list: (eui: string, q: CommandsQuery = {}) => t.data<CommandWire[]>(ROUTES.commandsList, { params: { eui }, query: { ...q } }),
+  list: (eui: string, { status, ...q }: CommandsQuery = {}) =>
+    // No status named is no filter (`status=` alone would be refused).
+    t.data<CommandWire[]>(ROUTES.commandsList, { params: { eui }, query: { ...q, status: status?.length ? status : undefined } }),
   available: (eui: string) => t.data<AvailableCommandWire[]>(ROUTES.commandsAvailable, { params: { eui } }),
   /** 201 with the command, status `Created`. */
   create: (eui: string, body: CreateCommandRequest) => t.data<CommandWire>(ROUTES.commandsCreate, { params: { eui }, body }),

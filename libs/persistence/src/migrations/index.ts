@@ -19,6 +19,7 @@ import { UplinkPayloadProblems1795771000000 } from './1795771000000-uplink-paylo
 import { SimulatedNetworkQueue1795772000000 } from './1795772000000-simulated-network-queue';
 import { EventCapturePlan1795780000000 } from './1795780000000-event-capture-plan';
 import { IngestTargetNotices1795790000000 } from './1795790000000-ingest-target-notices';
+import { CommandsWaitingIndex1795800000000 } from './1795800000000-commands-waiting-index';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   SimulatedNetworkQueue1795772000000,
   EventCapturePlan1795780000000,
   IngestTargetNotices1795790000000,
+  CommandsWaitingIndex1795800000000,
 ];

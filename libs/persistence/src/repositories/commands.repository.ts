@@ -131,12 +131,16 @@ export class CommandsRepository {
   /**
    * The device's commands, newest first, in keyset pages: `before` is the last uid of the previous
    * page (a uid that is not the device's lists nothing). The order is the creation time's, the uid
-   * breaking ties, so the keyset compares both (commands_device_idx serves it).
+   * breaking ties, so the keyset compares both. commands_device_idx serves it; asked for waiting
+   * ones only, the query says so in its text, so that the partial commands_waiting serves it
+   * instead of a walk through every command the device has sent.
    */
   list(deviceUid: number, q: { statuses: readonly CommandStatus[] | null; before: string | null; limit: number }): Promise<CommandRow[]> {
+    const waitingOnly = q.statuses !== null && q.statuses.every((s) => s === 'Created' || s === 'Scheduled');
     return this.ds.query(
       `${SELECT}
        WHERE c.device_id = $1 AND ($2::text[] IS NULL OR c.status = ANY($2::text[]))
+         ${waitingOnly ? `AND c.status IN ('Created', 'Scheduled')` : ''}
          AND ($3::bigint IS NULL OR (c.created_at, c.uid) < (SELECT b.created_at, b.uid FROM commands b WHERE b.uid = $3::bigint AND b.device_id = $1))
        ORDER BY c.created_at DESC, c.uid DESC LIMIT $4`,
       [deviceUid, q.statuses, q.before, q.limit],

@@ -37,7 +37,7 @@ export function UnixSecondsQuery(description: string) {
  * `status=Created,Scheduled`): refused as a whole, naming the member, if any part is not one.
  */
 export function CommaListQuery(allowed: readonly string[], openApi: { description: string; example: string; default?: string }) {
-  const one = allowed.join('|');
+  const one = allowed.map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   return (target: object, propertyName: string) =>
     applyDecorators(
       ApiPropertyOptional(openApi),

@@ -8,7 +8,8 @@ import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors, ApiOneOfBody } from '../../common/openapi/api-envelope.decorator';
 import { EUI_PARAM } from '../devices/devices.controller';
 import { CommandsService } from './commands.service';
-import { AvailableCommandResponse, CommandCancelledResponse, CommandResponse, CommandsFlushedResponse, CommandsQueryDto } from './dto/command.responses';
+import { AvailableCommandResponse, CommandCancelledResponse, CommandResponse, CommandsFlushedResponse } from './dto/command.responses';
+import { CommandsQueryDto } from './dto/commands-query.dto';
 import { AsciiCommandBody, Base64CommandBody, CreateCommandDto, HexCommandBody, NamedCommandBody } from './dto/create-command.dto';
 
 @ApiTags('commands')

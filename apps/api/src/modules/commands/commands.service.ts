@@ -20,7 +20,8 @@ import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from '../devices/device-access.service';
 import { toCommandWire } from './command.mapper';
-import type { AvailableCommandResponse, CommandsQueryDto } from './dto/command.responses';
+import type { AvailableCommandResponse } from './dto/command.responses';
+import type { CommandsQueryDto } from './dto/commands-query.dto';
 import type { CreateCommandDto } from './dto/create-command.dto';
 
 /** The port a codec's downlink goes out on when the codec does not say. */
