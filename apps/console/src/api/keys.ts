@@ -15,7 +15,6 @@ export const keys = {
   uplinks: (eui: string) => ['device', eui, 'uplinks'] as const,
   series: (eui: string, q?: SeriesQuery) => (q ? (['device', eui, 'series', q] as const) : (['device', eui, 'series'] as const)),
   track: (eui: string, from?: number) => (from === undefined ? (['device', eui, 'track'] as const) : (['device', eui, 'track', from] as const)),
-  commands: (eui: string) => ['device', eui, 'commands'] as const,
   commandLists: (eui: string) => ['device', eui, 'commands', 'list'] as const,
   commandList: (eui: string, show: CommandShow) => ['device', eui, 'commands', 'list', show] as const,
   availableCommands: (eui: string) => ['device', eui, 'commands', 'available'] as const,

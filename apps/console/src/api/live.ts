@@ -60,7 +60,7 @@ export function useLiveFeed(enabled: boolean): LiveState {
     source.onopen = () => {
       setState('live');
       // Command events are not replayed: after a gap, read the lists again.
-      if (dropped) void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'device' && q.queryKey[2] === 'commands' });
+      if (dropped) void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'device' && q.queryKey[2] === 'commands' && q.queryKey[3] === 'list' });
       dropped = false;
     };
     source.onerror = () => {

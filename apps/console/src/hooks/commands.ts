@@ -1,9 +1,9 @@
-import type { CommandWire, CreateCommandRequest } from '@dts/domain';
+import type { CreateCommandRequest } from '@dts/domain';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { mergeCommandInLists } from '../api/command-cache';
 import { keys } from '../api/keys';
-import { type CommandShow, WAITING_STATUSES } from '../lib/live-merge';
+import { type CommandPage, type CommandShow, WAITING_STATUSES } from '../lib/live-merge';
 
 /** Commands per page of a device's list. */
 export const COMMAND_PAGE = 100;
@@ -15,14 +15,16 @@ export const COMMAND_PAGE = 100;
 export function useCommands(eui: string, show: CommandShow) {
   return useInfiniteQuery({
     queryKey: keys.commandList(eui, show),
-    queryFn: ({ pageParam }) =>
-      api.commands.list(eui, {
+    queryFn: async ({ pageParam }): Promise<CommandPage> => {
+      const rows = await api.commands.list(eui, {
         limit: COMMAND_PAGE,
         ...(show === 'waiting' ? { status: WAITING_STATUSES } : {}),
         ...(pageParam === undefined ? {} : { before: pageParam }),
-      }),
+      });
+      return { rows, next: rows.length < COMMAND_PAGE ? undefined : rows.at(-1)?.uid };
+    },
     initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last: CommandWire[]) => (last.length < COMMAND_PAGE ? undefined : last.at(-1)?.uid),
+    getNextPageParam: (last: CommandPage) => last.next,
     staleTime: Infinity,
   });
 }
@@ -43,7 +45,7 @@ export function useCancelCommand(eui: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (uid: number) => api.commands.cancel(eui, uid),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.commands(eui) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.commandLists(eui) }),
   });
 }
 
@@ -52,6 +54,6 @@ export function useFlushCommands(eui: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => api.commands.flush(eui),
-    onSettled: () => client.invalidateQueries({ queryKey: keys.commands(eui) }),
+    onSettled: () => client.invalidateQueries({ queryKey: keys.commandLists(eui) }),
   });
 }

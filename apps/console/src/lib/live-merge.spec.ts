@@ -22,30 +22,40 @@ describe('live merging', () => {
     expect(mergeCommand([command(2, 'Sent')], command(2, 'Sent'))).toEqual([command(2, 'Sent')]);
   });
 
-  it('merges a command into the page that holds it, a new one into the first page, nothing before the first read', () => {
-    const data = {
-      pages: [
-        [command(4, 'Created'), command(3, 'Sent')],
-        [command(2, 'Scheduled'), command(1, 'Sent')],
-      ],
-      pageParams: [undefined, 3],
-    };
-    expect(mergeCommandPages(data, command(2, 'Sent'))?.pages).toEqual([data.pages[0], [command(2, 'Sent'), command(1, 'Sent')]]);
-    expect(mergeCommandPages(data, command(5, 'Created'))?.pages).toEqual([[command(5, 'Created'), ...data.pages[0]!], data.pages[1]]);
-    expect(mergeCommandPages(data, command(2, 'Created'))?.pages).toEqual(data.pages);
-    expect(mergeCommandPages(data, command(5, 'Created'))?.pageParams).toBe(data.pageParams);
+  /** Pages as read: rows newest first, and the cursor fixed then. */
+  const pages = (...lists: CommandWire[][]) => ({
+    pages: lists.map((rows, i) => ({ rows, next: i < lists.length - 1 ? rows.at(-1)?.uid : undefined })),
+    pageParams: [],
+  });
+  const rowsOf = (data: ReturnType<typeof pages> | undefined) => data?.pages.map((p) => p.rows);
+
+  it('merges a command into the page that holds it, one just sent into the first page, nothing before the first read', () => {
+    const data = pages([command(4, 'Created'), command(3, 'Sent')], [command(2, 'Scheduled'), command(1, 'Sent')]);
+    expect(rowsOf(mergeCommandPages(data, command(2, 'Sent')))).toEqual([data.pages[0]!.rows, [command(2, 'Sent'), command(1, 'Sent')]]);
+    expect(rowsOf(mergeCommandPages(data, command(5, 'Created')))).toEqual([[command(5, 'Created'), ...data.pages[0]!.rows], data.pages[1]!.rows]);
+    expect(mergeCommandPages(data, command(2, 'Created'))).toEqual(data);
+    expect(mergeCommandPages(data, command(5, 'Created'))?.pages.map((p) => p.next)).toEqual([3, undefined]);
     expect(mergeCommandPages(undefined, command(5, 'Created'))).toBeUndefined();
   });
 
-  it('takes a command that left out of a list of waiting ones, and never adds one that has left', () => {
-    const data = { pages: [[command(4, 'Created'), command(3, 'Scheduled')], [command(2, 'Scheduled')]], pageParams: [undefined, 3] };
-    expect(mergeCommandPages(data, command(3, 'Sent'), 'waiting')?.pages).toEqual([[command(4, 'Created')], [command(2, 'Scheduled')]]);
-    expect(mergeCommandPages(data, command(2, 'Cancelled'), 'waiting')?.pages).toEqual([data.pages[0], []]);
-    expect(mergeCommandPages(data, command(5, 'Failed'), 'waiting')?.pages).toEqual(data.pages);
-    expect(mergeCommandPages(data, command(5, 'Created'), 'waiting')?.pages[0]).toEqual([command(5, 'Created'), ...data.pages[0]!]);
+  it('leaves a command of a page not read yet to that page (older than every listed one)', () => {
+    const data = pages([command(9, 'Scheduled'), command(8, 'Scheduled')]);
+    expect(mergeCommandPages(data, command(3, 'Sent'))).toEqual(data);
+    expect(mergeCommandPages(data, command(3, 'Cancelled'), 'waiting')).toEqual(data);
+    expect(rowsOf(mergeCommandPages(pages([]), command(3, 'Created'), 'waiting'))).toEqual([[command(3, 'Created')]]);
+  });
+
+  it('takes a command that left out of a list of waiting ones, keeping its pages’ cursors, and never adds one that has left', () => {
+    const data = pages([command(4, 'Created'), command(3, 'Scheduled')], [command(2, 'Scheduled')]);
+    const left = mergeCommandPages(data, command(3, 'Sent'), 'waiting');
+    expect(rowsOf(left)).toEqual([[command(4, 'Created')], [command(2, 'Scheduled')]]);
+    expect(left?.pages[0]!.next).toBe(3);
+    expect(rowsOf(mergeCommandPages(data, command(2, 'Cancelled'), 'waiting'))).toEqual([data.pages[0]!.rows, []]);
+    expect(mergeCommandPages(data, command(5, 'Failed'), 'waiting')).toEqual(data);
+    expect(rowsOf(mergeCommandPages(data, command(5, 'Created'), 'waiting'))?.[0]).toEqual([command(5, 'Created'), ...data.pages[0]!.rows]);
     // A late Created of one already Scheduled keeps it, and it stays.
-    expect(mergeCommandPages(data, command(3, 'Created'), 'waiting')?.pages).toEqual(data.pages);
-    expect(mergeCommandPages(data, command(3, 'Sent'), 'all')?.pages[0]).toEqual([command(4, 'Created'), command(3, 'Sent')]);
+    expect(rowsOf(mergeCommandPages(data, command(3, 'Created'), 'waiting'))).toEqual(rowsOf(data));
+    expect(rowsOf(mergeCommandPages(data, command(3, 'Sent'), 'all'))?.[0]).toEqual([command(4, 'Created'), command(3, 'Sent')]);
   });
 
   it('reads a position from the decoded payload, else the network', () => {

@@ -32,24 +32,35 @@ export type CommandShow = 'all' | 'waiting';
 export const WAITING_STATUSES: readonly CommandStatus[] = ['Created', 'Scheduled'];
 export const isShown = (show: CommandShow, command: CommandWire) => show === 'all' || WAITING_STATUSES.includes(command.status);
 
+/** A page of a device's commands as read; `next` (the cursor of the page after it) is fixed then, as live changes may take rows out. */
+export interface CommandPage {
+  rows: CommandWire[];
+  next: number | undefined;
+}
+
 /**
- * mergeCommand on a list read in pages (newest first): the page that holds the command, else the
- * first. A command the list no longer shows (it left, in a list of waiting ones) goes. Nothing
- * before the first page has been read: there is nothing to merge into.
+ * mergeCommand on a list read in pages (newest first): into the page that holds the command. One
+ * not listed goes first if it is newer than every listed one (just sent); an older one is on a page
+ * not read yet, which brings it when read. A command the list no longer shows (it left, in a list
+ * of waiting ones) goes. Nothing before the first page has been read: there is nothing to merge into.
  */
-export function mergeCommandPages<D extends { pages: readonly (readonly CommandWire[])[] }>(
+export function mergeCommandPages<D extends { pages: readonly CommandPage[] }>(
   data: D | undefined,
   command: CommandWire,
   show: CommandShow = 'all',
 ): D | undefined {
   if (!data || data.pages.length === 0) return data;
-  const holder = Math.max(
-    0,
-    data.pages.findIndex((page) => page.some((c) => c.uid === command.uid)),
-  );
+  let holder = data.pages.findIndex((page) => page.rows.some((c) => c.uid === command.uid));
+  if (holder < 0) {
+    const newest = data.pages[0]!.rows[0];
+    if (!isShown(show, command) || (newest && command.uid < newest.uid)) return data;
+    holder = 0;
+  }
   return {
     ...data,
-    pages: data.pages.map((page, i) => (i === holder ? mergeCommand(page, command).filter((c) => c.uid !== command.uid || isShown(show, c)) : page)),
+    pages: data.pages.map((page, i) =>
+      i === holder ? { ...page, rows: mergeCommand(page.rows, command).filter((c) => c.uid !== command.uid || isShown(show, c)) } : page,
+    ),
   };
 }
 

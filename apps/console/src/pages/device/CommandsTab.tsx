@@ -111,12 +111,13 @@ function RawForm({ eui }: { eui: string }) {
 export function CommandsTab({ eui }: { eui: string }) {
   const [show, setShow] = useState<CommandShow>('all');
   const commands = useCommands(eui, show);
+  // What "Cancel all waiting" would take: the same list as the waiting view (one request when it is shown).
+  const waitingList = useCommands(eui, 'waiting');
   const available = useAvailableCommands(eui);
   const cancel = useCancelCommand(eui);
   const flush = useFlushCommands(eui);
-  const rows = commands.data?.pages.flat();
-  // Of the pages read; the button cancels every waiting one, read or not.
-  const waiting = (rows ?? []).filter((c) => c.status === 'Created' || c.status === 'Scheduled').length;
+  const rows = commands.data?.pages.flatMap((page) => page.rows);
+  const waiting = waitingList.data?.pages.reduce((n, page) => n + page.rows.length, 0) ?? 0;
   const [choice, setChoice] = useState('');
   const named = available.data?.find((c) => c.name === choice);
   const columns: Column<CommandWire>[] = [
@@ -165,7 +166,8 @@ export function CommandsTab({ eui }: { eui: string }) {
         actions={
           waiting > 0 ? (
             <button type="button" className="ghost small" onClick={() => flush.mutate()} disabled={flush.isPending}>
-              Cancel all waiting ({waiting})
+              Cancel all waiting ({waiting}
+              {waitingList.hasNextPage ? '+' : ''})
             </button>
           ) : null
         }
