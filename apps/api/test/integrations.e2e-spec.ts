@@ -262,6 +262,36 @@ describe('integrations', () => {
       await alice.client.integrations.remove(hook.uid);
     });
 
+    it('redelivers a pending delivery waiting out its backoff at once, and sends it once', async () => {
+      const eui = await device(alice);
+      const hook = await webhook(alice, '/backoff', { devices: { euis: [eui] } });
+      let down = true;
+      receiver.answer('/backoff', () => (down ? 503 : 200));
+      await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 7 }), fcnt: 1 }]);
+      // Four refusals: the next attempt is 4–8 s away.
+      let waiting = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
+      for (let i = 0; i < 150 && waiting.attempts < 4; i++) {
+        await sleep(100);
+        waiting = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
+      }
+      expect(waiting).toMatchObject({ state: 'pending', attempts: 4, response_status: 503 });
+      const dueAt = waiting.next_attempt_unix! * 1000;
+      down = false;
+      const again = await alice.client.integrations.redeliver(hook.uid, waiting.id);
+      expect(again).toMatchObject({ id: waiting.id, state: 'pending' });
+      const got = await receiver.waitFor('/backoff', (l) => l.length >= 1);
+      expect(Date.now()).toBeLessThan(dueAt);
+      let done = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
+      for (let i = 0; i < 50 && done.state === 'pending'; i++) {
+        await sleep(100);
+        done = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
+      }
+      expect(done).toMatchObject({ state: 'delivered', attempts: 5, response_status: 200 });
+      expect(got).toHaveLength(1);
+      expect(receiver.at('/backoff')).toHaveLength(1);
+      await alice.client.integrations.remove(hook.uid);
+    });
+
     it('is disabled with the reason when the receiver answers 410 Gone; re-enabled, it sends what waited', async () => {
       const eui = await device(alice);
       const hook = await webhook(alice, '/gone', { devices: { euis: [eui] } });
