@@ -1,9 +1,9 @@
-import type { CreateCommandRequest } from '@dts/domain';
+import { type CreateCommandRequest, WAITING_COMMAND_STATUSES } from '@dts/domain';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { mergeCommandInLists } from '../api/command-cache';
 import { keys } from '../api/keys';
-import { type CommandPage, type CommandShow, WAITING_STATUSES } from '../lib/live-merge';
+import { type CommandPage, type CommandShow } from '../lib/live-merge';
 
 /** Commands per page of a device's list. */
 export const COMMAND_PAGE = 100;
@@ -18,7 +18,7 @@ export function useCommands(eui: string, show: CommandShow) {
     queryFn: async ({ pageParam }): Promise<CommandPage> => {
       const rows = await api.commands.list(eui, {
         limit: COMMAND_PAGE,
-        ...(show === 'waiting' ? { status: WAITING_STATUSES } : {}),
+        ...(show === 'waiting' ? { status: WAITING_COMMAND_STATUSES } : {}),
         ...(pageParam === undefined ? {} : { before: pageParam }),
       });
       return { rows, next: rows.length < COMMAND_PAGE ? undefined : rows.at(-1)?.uid };

@@ -1,4 +1,4 @@
-import { COMMAND_STATUS_RANK, type CommandStatus, type CommandWire, type UplinkRecordWire } from '@dts/domain';
+import { COMMAND_STATUS_RANK, type CommandWire, isWaiting, type UplinkRecordWire } from '@dts/domain';
 
 /** Rows the live view of a device keeps (newest first). */
 export const LIVE_ROWS = 200;
@@ -29,8 +29,7 @@ export function mergeCommand(list: readonly CommandWire[] | undefined, command: 
 
 /** Which of a device's commands a list shows: all, or those waiting to leave (as a network's queue shows them). */
 export type CommandShow = 'all' | 'waiting';
-export const WAITING_STATUSES: readonly CommandStatus[] = ['Created', 'Scheduled'];
-export const isShown = (show: CommandShow, command: CommandWire) => show === 'all' || WAITING_STATUSES.includes(command.status);
+export const isShown = (show: CommandShow, command: CommandWire) => show === 'all' || isWaiting(command.status);
 
 /** A page of a device's commands as read; `next` (the cursor of the page after it) is fixed then, as live changes may take rows out. */
 export interface CommandPage {

@@ -21,6 +21,10 @@ export const COMMAND_STATUS_RANK: Readonly<Record<CommandStatus, number>> = { Cr
 export const COMMAND_STATUSES = ['Created', 'Scheduled', 'Sent', 'Acknowledged', 'Failed', 'Cancelled'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
+/** Not on the device yet (ours, or in the network's queue): what a cancellation can take back. */
+export const WAITING_COMMAND_STATUSES: readonly CommandStatus[] = ['Created', 'Scheduled'];
+export const isWaiting = (status: CommandStatus): boolean => WAITING_COMMAND_STATUSES.includes(status);
+
 /** GET /user/device/command/{eui}: newest first, in keyset pages. */
 export interface CommandsQuery {
   /** Only commands in these statuses (comma-separated in the query: `Created,Scheduled` is what has not left). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { COMMAND_STATUS_RANK, type CommandStatus, type QueueRemoval, SIMULATED } from '@dts/domain';
+import { COMMAND_STATUS_RANK, type CommandStatus, isWaiting, type QueueRemoval, SIMULATED } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { LiveBus } from '../live/live-bus';
 import { onlyRow, queryOne, returningRows } from './sql-results';
@@ -136,7 +136,7 @@ export class CommandsRepository {
    * instead of a walk through every command the device has sent.
    */
   list(deviceUid: number, q: { statuses: readonly CommandStatus[] | null; before: string | null; limit: number }): Promise<CommandRow[]> {
-    const waitingOnly = q.statuses !== null && q.statuses.every((s) => s === 'Created' || s === 'Scheduled');
+    const waitingOnly = q.statuses !== null && q.statuses.every(isWaiting);
     return this.ds.query(
       `${SELECT}
        WHERE c.device_id = $1 AND ($2::text[] IS NULL OR c.status = ANY($2::text[]))

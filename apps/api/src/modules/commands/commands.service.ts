@@ -6,6 +6,7 @@ import {
   type CommandsFlushedWire,
   type CommandStatus,
   commandsFor,
+  isWaiting,
   type CommandWire,
   type Eui,
   MAX_LORAWAN_PAYLOAD_BYTES,
@@ -130,7 +131,7 @@ export class CommandsService {
     for (const listed of rows) {
       let row = listed;
       const viaApi = networkByKind(row.adapter)?.downlink?.via === 'api';
-      if (!viaApi && (row.status === 'Created' || row.status === 'Scheduled')) {
+      if (!viaApi && isWaiting(row.status)) {
         // The simulated network's queue is the record itself.
         outcomes.set(row.uid, await this.cancelInRecord(deviceUid, row.uid, ['Created', 'Scheduled']));
         continue;

@@ -1,4 +1,4 @@
-import type { AvailableCommandWire, CommandWire } from '@dts/domain';
+import { type AvailableCommandWire, type CommandWire, isWaiting } from '@dts/domain';
 import { type FormEvent, useState } from 'react';
 import { fieldError } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
@@ -140,7 +140,7 @@ export function CommandsTab({ eui }: { eui: string }) {
       header: 'Action',
       render: (c) =>
         // Not on the device yet: still ours, or waiting in the network's queue.
-        c.status === 'Created' || c.status === 'Scheduled' ? (
+        isWaiting(c.status) ? (
           <button type="button" className="ghost small" onClick={() => cancel.mutate(c.uid)} disabled={cancel.isPending} aria-label={`Cancel command ${c.uid}`}>
             Cancel
           </button>
