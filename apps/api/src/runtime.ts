@@ -50,6 +50,12 @@ export async function startService(config: AppConfig, options: StartOptions = {}
     embedded = await startEmbeddedPostgres({
       dataDir: options.inMemoryDatabase ? null : config.database.dataDir,
       maxConnections: embeddedConnectionsFor(config.database.poolSize),
+      // Nothing can be served without the database: end the process, as a crashed server would
+      // end every connection, so that the supervisor starts it again on the same DATA_DIR.
+      onLost: (error) => {
+        process.stderr.write(`the embedded database stopped: ${error.message}\n`);
+        process.exit(1);
+      },
     });
   }
   const database: DatabaseEndpoint = options.database ?? { url: config.database.url ?? embedded!.url, embedded: embedded !== null };

@@ -29,3 +29,4 @@ export * from './metrics/metrics-auth';
 export * from './metrics/metrics.module';
 export * from './metrics/metrics.service';
 export * from './build-info';
+export * from './threads/thread-entry';

@@ -1,8 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureEmbeddedTemplate } from './embedded-template';
-import { PgliteWireServer } from './pglite-wire-server';
+import { startPgliteHost } from './pglite-host-client';
 
 export interface EmbeddedPostgres {
   /** postgres:// URL of the socket server, for TypeORM, pg and BullMQ alike. */
@@ -61,13 +60,19 @@ function takeLock(dataDir: string): () => void {
 }
 
 /**
- * Starts PGlite (PostgreSQL in WebAssembly) and serves it over the wire protocol on loopback, so
- * that TypeORM, pg and BullMQ use it exactly as they use a real server.
- * `dataDir` null keeps everything in memory (tests).
+ * Starts PGlite (PostgreSQL in WebAssembly) on a thread of its own and serves it over the wire
+ * protocol on loopback, so that TypeORM, pg and BullMQ use it exactly as they use a real server,
+ * and a slow statement holds that thread, never the caller's event loop (pglite-host.ts).
+ * `dataDir` null keeps everything in memory (tests). `onLost` is called when the database's
+ * thread ends without being stopped: nothing can be served after that.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string | null; maxConnections: number }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string | null;
+  maxConnections: number;
+  onLost?: (error: Error) => void;
+}): Promise<EmbeddedPostgres> {
   let release = () => undefined as void;
-  let dataPath: string | undefined;
+  let dataPath: string | null = null;
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
     release = takeLock(options.dataDir);
@@ -76,19 +81,16 @@ export async function startEmbeddedPostgres(options: { dataDir: string | null; m
   try {
     // A new database (in memory, or a DATA_DIR PGlite has not initialised) starts from the template.
     const isNew = !dataPath || !existsSync(join(dataPath, 'PG_VERSION'));
-    const template = isNew ? await ensureEmbeddedTemplate() : null;
-    const db = await PGlite.create(dataPath, template ? { loadDataDir: new Blob([readFileSync(template)]) } : {});
+    const templatePath = isNew ? await ensureEmbeddedTemplate() : null;
     // Connections beyond maxConnections are refused, so it must cover every pool.
-    const server = new PgliteWireServer(db, options.maxConnections);
-    const port = await server.listen('127.0.0.1', 0);
+    const host = await startPgliteHost({ dataPath, templatePath, maxConnections: options.maxConnections }, options.onLost);
     let stopped = false;
     return {
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      url: `postgres://postgres@127.0.0.1:${host.port}/postgres`,
       async stop() {
         if (stopped) return;
         stopped = true;
-        await server.close();
-        await db.close();
+        await host.stop();
         release();
       },
     };

@@ -1,10 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runMigrations } from '../data-source';
 import { MIGRATIONS } from '../migrations';
-import { PgliteWireServer } from './pglite-wire-server';
+import { startPgliteHost } from './pglite-host-client';
 
 /**
  * A new embedded database starts from a template: a data directory on which PGlite's initdb and
@@ -81,20 +80,12 @@ export async function ensureEmbeddedTemplate(): Promise<string | null> {
   const release = claim(path);
   if (!release) return null;
   try {
-    const db = await PGlite.create();
-    const server = new PgliteWireServer(db, 4);
+    const host = await startPgliteHost({ dataPath: null, templatePath: null, maxConnections: 4 });
     try {
-      const port = await server.listen('127.0.0.1', 0);
-      await runMigrations({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, poolSize: 1 });
-      await server.close();
-      await db.exec('CHECKPOINT');
-      const tar = await db.dumpDataDir('none');
-      const partial = `${path}.${process.pid}.partial`;
-      writeFileSync(partial, Buffer.from(await tar.arrayBuffer()));
-      renameSync(partial, path);
+      await runMigrations({ url: `postgres://postgres@127.0.0.1:${host.port}/postgres`, poolSize: 1 });
+      await host.dump(path);
     } finally {
-      await server.close().catch(() => undefined);
-      await db.close();
+      await host.stop();
     }
     removeUnused(path);
     return path;

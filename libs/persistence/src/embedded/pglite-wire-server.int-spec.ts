@@ -69,6 +69,37 @@ describe('embedded PostgreSQL over the wire', () => {
     await Promise.all([listener.end(), other.end(), sender.end()]);
   });
 
+  it('runs a slow statement on the database’s thread: the caller’s event loop goes on', async () => {
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      // On the caller's thread this statement held its event loop for its whole run (seconds).
+      const started = performance.now();
+      const slow = client.query('SELECT count(*)::int AS n FROM generate_series(1, 3000000)');
+      let ticks = 0;
+      let longestGap = 0;
+      let last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        longestGap = Math.max(longestGap, now - last);
+        last = now;
+        ticks++;
+      }, 10);
+      const { rows } = await slow.finally(() => clearInterval(timer));
+      const took = performance.now() - started;
+      expect(rows[0].n).toBe(3_000_000);
+      // The statement is only a test when it is slow enough to have shown a stall.
+      expect(took).toBeGreaterThan(300);
+      // A busy 2-core machine may delay a timer; a stall would delay it by the statement's time.
+      expect({ longestGap: longestGap < took / 2 ? 'short' : `${Math.round(longestGap)} of ${Math.round(took)} ms`, ticked: ticks > 10 }).toEqual({
+        longestGap: 'short',
+        ticked: true,
+      });
+    } finally {
+      await client.end();
+    }
+  });
+
   it('refuses connections beyond the limit with an error, not a hang', async () => {
     const clients = Array.from({ length: 12 }, () => new Client({ connectionString: db.url }));
     await Promise.all(clients.map((c) => c.connect()));

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type CodecExample, type DecodeResult, NO_MEASUREMENTS } from '@dts/domain';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { threadEntry } from '../threads/thread-entry';
 import { CODEC_LIMITS, type CodecTrial, loadDeadlineMs, MAX_LOAD_MS } from './codec-limits';
 import { CODEC_THREAD_MARK, type CodecRequest, type CodecResponse, type CodecThreadData, type EncodeOutcome } from './codec-worker';
 
@@ -38,19 +38,6 @@ interface Thread {
   ready: boolean;
   current: Pending | null;
   timer: NodeJS.Timeout | null;
-}
-
-/**
- * The compiled thread entry. Compiled code finds it beside itself; run from TypeScript sources
- * (the test runner), the compiled copy under dist/ (built before any suite runs) is used, since a
- * worker thread does not go through the runner's TypeScript transform.
- */
-function threadEntry(): string {
-  if (!__filename.endsWith('.ts')) return join(__dirname, 'codec-worker.js');
-  const root = resolve(__dirname, '../../../..');
-  const compiled = join(root, 'dist', relative(root, __dirname), 'codec-worker.js');
-  if (!existsSync(compiled)) throw new Error(`${compiled} is missing: run npm run build`);
-  return compiled;
 }
 
 /** The failed result of work a thread could not finish. */
@@ -170,7 +157,7 @@ export class CodecPool implements OnApplicationShutdown {
     if (this.closed) return;
     const watch = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
     const workerData: CodecThreadData = { mark: CODEC_THREAD_MARK, compiled, watch };
-    const worker = new Worker(threadEntry(), { workerData, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const worker = new Worker(threadEntry(__filename, __dirname, 'codec-worker.js'), { workerData, resourceLimits: { maxOldGenerationSizeMb: 256 } });
     const thread: Thread = { worker, deadline: new BigInt64Array(watch), ready: false, current: null, timer: null };
     this.threads.push(thread);
     worker.unref();
