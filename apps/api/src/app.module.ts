@@ -68,7 +68,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize, embedded: database.embedded }, config.redis.prefix, config.images),
+        PersistenceModule.forRoot(config, database),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         MetricsModule,

@@ -173,6 +173,7 @@ describe('console BFF routes', () => {
           // A member of the decoded payload (not a column of its own).
           pressure: { min: [1000, 1004, 1008], avg: [1001.5, 1005.5, 1009.5], max: [1003, 1007, 1011], count: [4, 4, 4] },
         },
+        rollup_backfill_until_unix: null,
       });
       const avg = await alice.client.uplinks.series(sensor, { members: ['temperature'], from: T0, to: T0 + 3 * HOUR, interval: '1d', agg: ['avg', 'count'] });
       expect(avg.members).toEqual({ temperature: { avg: [15.5], count: [12] } });

@@ -52,6 +52,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  /** A read a user asked for ran past READ_STATEMENT_TIMEOUT_MS: a narrower range (or a coarser interval) answers. */
+  QUERY_TIMEOUT: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -18,6 +18,7 @@ export const QUEUES = {
   alertsOfflineCheck: 'alerts-offline-check',
   alertMail: 'alert-mail',
   integrationsMaintenance: 'integrations-maintenance',
+  timeseriesMaintenance: 'timeseries-maintenance',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -57,6 +58,11 @@ export interface JobPayloads {
   'alert.mail': { alertUid: string; action: 'raised' | 'cleared' };
   /** Bounds each integration's waiting deliveries and removes events past their retention. Repeats. */
   'integrations.maintenance': Record<string, never>;
+  /**
+   * Keeps time partitions ready ahead of the data, applies the retention policies (raw uplinks,
+   * rollups, images) and rolls up uplinks stored before the rollups existed. Repeats.
+   */
+  'timeseries.maintain': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -76,6 +82,7 @@ export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
   'alerts.offline-check': QUEUES.alertsOfflineCheck,
   'alert.mail': QUEUES.alertMail,
   'integrations.maintenance': QUEUES.integrationsMaintenance,
+  'timeseries.maintain': QUEUES.timeseriesMaintenance,
 };
 
 /** One dispatch job per command: a re-enqueue of a waiting or running one is a no-op. */

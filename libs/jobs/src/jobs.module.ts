@@ -22,6 +22,8 @@ import { MailSendProcessor } from './mail/mail-send.processor';
 import { MailTransport } from './mail/mail-transport';
 import { PasswordResetProcessor } from './mail/password-reset.processor';
 import { PurgeExpiredProcessor } from './maintenance/purge-expired.processor';
+import { TimeseriesMaintenance } from './timeseries/timeseries-maintenance';
+import { TimeseriesMaintenanceProcessor } from './timeseries/timeseries-maintenance.processor';
 
 /** The job names of libs/domain that no processor handles. */
 export function unhandledJobs(handled: Iterable<JobName>, all: readonly JobName[] = ALL_JOB_NAMES): JobName[] {
@@ -45,6 +47,7 @@ const PROCESSORS = [
   OfflineCheckProcessor,
   AlertMailProcessor,
   IntegrationsMaintenanceProcessor,
+  TimeseriesMaintenanceProcessor,
 ];
 
 /** Outbound events: the outbox router, the delivery dispatcher, their transports and what wakes them. */
@@ -56,7 +59,8 @@ const EVENT_FLOW = [EventRouter, DeliveryDispatcher, WebhookTransport, MqttTrans
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [MailTransport, ...PROCESSORS, ...EVENT_FLOW],
+  providers: [MailTransport, TimeseriesMaintenance, ...PROCESSORS, ...EVENT_FLOW],
+  exports: [TimeseriesMaintenance],
 })
 export class JobsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -30,6 +30,7 @@ describe('unhandledJobs', () => {
         'alerts.offline-check',
         'alert.mail',
         'integrations.maintenance',
+        'timeseries.maintain',
       ]),
     ).toEqual([]);
   });

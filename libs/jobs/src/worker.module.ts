@@ -29,7 +29,7 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: withDestination(loggerOptions(config, 'worker'), config) }),
-        PersistenceModule.forRoot({ url: database.url, poolSize: config.database.poolSize, embedded: database.embedded }, config.redis.prefix, config.images),
+        PersistenceModule.forRoot(config, database),
         RedisModule.forRoot(config),
         QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         HealthModule,

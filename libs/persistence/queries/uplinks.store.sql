@@ -24,8 +24,14 @@ WITH locked AS (
                 geoloc_lat, geoloc_lon, geoloc_alt, decoded, valid, payload_errors, payload_warnings, temperature,
                 humidity, battery_voltage, battery_percent, lat, lon, alt, firmware_version, ts_device, ts_gps, api_ref,
                 simulated
-         FROM input
-         ON CONFLICT (device_id, message_id) WHERE message_id IS NOT NULL DO NOTHING
+         FROM input i
+         -- A redelivery whose time is the service's (no time of the network's in it) is not the
+         -- same row: it is found by its message id among the device's uplinks of those days.
+         WHERE i.message_id IS NULL OR NOT EXISTS (
+           SELECT 1 FROM uplinks x
+           WHERE x.device_id = i.device_id AND x.message_id = i.message_id
+             AND x.received_at >= i.received_at - interval '7 days' AND x.received_at <= i.received_at + interval '7 days')
+         ON CONFLICT (device_id, message_id, received_at) WHERE message_id IS NOT NULL DO NOTHING
          RETURNING uid
        ),
        fresh AS (

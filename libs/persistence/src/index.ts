@@ -11,6 +11,8 @@ export * from './entities';
 export * from './migrations';
 export * from './persistence.module';
 export * from './uplinks';
+export * from './read';
+export * from './timeseries';
 export * from './repositories/accounts.repository';
 export * from './repositories/datamodel.repository';
 export * from './repositories/device-list.repository';

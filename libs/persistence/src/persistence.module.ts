@@ -10,7 +10,9 @@ import { DeliveriesRepository, EventRoutingRepository, IntegrationsRepository } 
 import { createImageStore, ImageStore } from './images/image-store';
 import { ImageGalleryRepository } from './images/image-gallery.repository';
 import { ImagesRepository } from './images/images.repository';
-import { dataSourceOptions, type DatabaseTarget } from './data-source';
+import { dataSourceOptions } from './data-source';
+import { ReadDatabase } from './read/read-database';
+import { RetentionRepository, RollupBackfillRepository, TIMESERIES_SETTINGS, TimePartitionsRepository } from './timeseries';
 import { LiveBus } from './live/live-bus';
 import { Statements } from './sql/statements';
 import { AccountsRepository } from './repositories/accounts.repository';
@@ -71,13 +73,27 @@ const REPOSITORIES = [
   TokensRepository,
   UplinkReadsRepository,
   UplinksRepository,
+  TimePartitionsRepository,
+  RetentionRepository,
+  RollupBackfillRepository,
 ];
+
+/**
+ * Connections of the pool for user reads (ReadDatabase): a share of the main pool's size, so that
+ * reads that may be slow wait for each other rather than for the connections writes need.
+ */
+export function readPoolSize(poolSize: number): number {
+  return Math.max(2, Math.ceil(poolSize / 2));
+}
 
 /** The database connection and every repository; the only module of either app that touches SQL. */
 @Module({})
 export class PersistenceModule {
-  /** `cachePrefix`: prefix of the data cache's Redis keys, when Redis holds them. */
-  static forRoot(target: DatabaseTarget, cachePrefix: string, images: AppConfig['images']): DynamicModule {
+  /** `database`: where the primary is (the embedded one's URL, or DATABASE_URL). */
+  static forRoot(config: AppConfig, database: { url: string; embedded: boolean }): DynamicModule {
+    const target = { url: database.url, poolSize: config.database.poolSize, embedded: database.embedded };
+    const cachePrefix = config.redis.prefix;
+    const images = config.images;
     return {
       module: PersistenceModule,
       global: true,
@@ -91,6 +107,18 @@ export class PersistenceModule {
         },
         { provide: ImageStore, inject: [getDataSourceToken()], useFactory: (ds: DataSource) => createImageStore(images, ds) },
         { provide: IngestTargetsCache, useFactory: () => new IngestTargetsCache(target.url) },
+        { provide: TIMESERIES_SETTINGS, useValue: config.timeseries },
+        {
+          provide: ReadDatabase,
+          useFactory: () =>
+            new ReadDatabase({
+              primaryUrl: target.url,
+              replicaUrl: config.timeseries.readDatabaseUrl,
+              poolSize: readPoolSize(config.database.poolSize),
+              statementTimeoutMs: config.timeseries.readStatementTimeoutMs,
+              embedded: target.embedded,
+            }),
+        },
         { provide: Statements, inject: [getDataSourceToken()], useFactory: (ds: DataSource) => new Statements(ds, !target.embedded) },
         {
           provide: LiveBus,
@@ -98,7 +126,7 @@ export class PersistenceModule {
           useFactory: (ds: DataSource, redis: Redis | null) => new LiveBus(ds, redis, target.url, cachePrefix),
         },
       ],
-      exports: [...REPOSITORIES, CacheChunkStore, ImageStore, LiveBus, Statements],
+      exports: [...REPOSITORIES, CacheChunkStore, ImageStore, LiveBus, Statements, ReadDatabase, TIMESERIES_SETTINGS],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { META_SELECT } from './repositories/device-meta-columns';
-import { rollupFillSql, rollupMissingSql, seriesSql } from './repositories/series.sql';
+import { seriesRegions, seriesSql } from './repositories/series.sql';
 import { STORE_UPLINKS_SQL } from './uplinks/store-uplinks.sql';
 import { LATEST_UPLINK_SQL, uplinkRangeSql, UPLINKS_AFTER_UID_SQL } from './uplinks/uplink-reads.repository';
 import { APPLY_DECODED_SQL, PAYLOAD_BATCH_SQL } from './uplinks/uplinks.repository';
@@ -29,18 +29,15 @@ export const GENERATED_QUERIES: Readonly<Record<string, string>> = {
   'uplinks.latest': LATEST_UPLINK_SQL,
   'uplinks.payload-batch': PAYLOAD_BATCH_SQL,
   'uplinks.apply-decoded': APPLY_DECODED_SQL,
-  // Two column members and one of the decoded payload, as the series statements take any mix.
+  // Two column members and one of the decoded payload, as the series statements take any mix; a
+  // range of two days and a half in daily buckets: raw hours at either end, hourly hours beside
+  // the whole day, the day from the daily rollup.
   'series.buckets': seriesSql({
     ...SERIES_EXAMPLE,
     aggregates: ['min', 'avg', 'max', 'count'],
-    from: 0,
-    to: 0,
-    intervalSeconds: 3600,
-    rollupFrom: 0,
-    rollupTo: 0,
+    intervalSeconds: 86_400,
+    regions: seriesRegions({ from: 1_800, to: 2 * 86_400 + 5_400, intervalSeconds: 86_400, hourlyFrom: 0, dailyFrom: 0 }),
   }).sql,
-  'series.rollup-missing': rollupMissingSql(SERIES_EXAMPLE.deviceUid, 0, 0, SERIES_EXAMPLE.members).sql,
-  'series.rollup-fill': rollupFillSql(SERIES_EXAMPLE.deviceUid, 0, 0, SERIES_EXAMPLE.members).sql,
 };
 
 /** A statement as its file holds it: no trailing blanks, one statement-ending semicolon, a final newline. */

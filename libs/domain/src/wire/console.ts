@@ -79,6 +79,12 @@ export interface SeriesWire {
   /** Start of each bucket, unix seconds (buckets are aligned to the unix epoch, UTC). */
   t: number[];
   members: Record<string, Partial<Record<SeriesAggregate, (number | null)[]>>>;
+  /**
+   * Where the answer came from when a rollup lags: after an upgrade, while the uplinks stored
+   * before the rollups existed are being rolled up, the time (unix seconds) before which the
+   * buckets were computed from the uplinks themselves; null when the rollups are complete.
+   */
+  rollup_backfill_until_unix: number | null;
 }
 
 /** GET /user/overview: the account's figures in one query. */

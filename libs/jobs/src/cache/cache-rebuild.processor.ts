@@ -34,7 +34,7 @@ export class CacheRebuildProcessor extends JobProcessor<'cache.rebuild'> {
       bytes += Buffer.byteLength(body);
       parts = [];
     };
-    for await (const batch of this.reads.dataRows(deviceUid, { from: null, to: null, order: 'asc', limit: null })) {
+    for await (const batch of this.reads.dataRowsForCache(deviceUid)) {
       for (const row of batch) {
         parts.push(JSON.stringify(toDataRowWire(row)));
         rows++;

@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { type JobPayloads, payloadProblems, QUEUES } from '@dts/domain';
-import { DataCacheRepository, DatamodelRepository, DevicesRepository, type DecodedUpdate, UplinksRepository } from '@dts/persistence';
+import { DataCacheRepository, DatamodelRepository, DevicesRepository, type DecodedUpdate, type PayloadKey, UplinksRepository } from '@dts/persistence';
 import { DecodingService } from '@dts/platform';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
@@ -8,8 +8,8 @@ import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
 export const REDECODE_BATCH = 1_000;
 
 /**
- * Decodes a device's stored uplinks again with its current decoder, a batch per statement in uid
- * order, so that a retried job simply decodes the same rows to the same result.
+ * Decodes a device's stored uplinks again with its current decoder, a batch per statement in
+ * (received_at, uid) order, so that a retried job simply decodes the same rows to the same result.
  */
 @Processor(QUEUES.deviceRedecode, PROCESSOR_OPTIONS)
 export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
@@ -34,7 +34,7 @@ export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
     if (device.decoder_ref !== null && !decoder) throw new UnrecoverableError(`decoder ${device.decoder_ref} does not exist`);
     // Stale from the first rewritten row on: a read meanwhile goes to the database, not the cache.
     await this.cache.invalidate(payload.deviceUid);
-    let after = '0';
+    let after: PayloadKey | null = null;
     let total = 0;
     for (;;) {
       const rows = await this.uplinks.payloadBatch(payload.deviceUid, after, REDECODE_BATCH);
@@ -47,10 +47,10 @@ export class DeviceRedecodeProcessor extends JobProcessor<'device.redecode'> {
       );
       const updates: DecodedUpdate[] = rows.map((row, i) => {
         const result = results[i]!;
-        return { uid: row.uid, decoded: result.decoded, valid: result.valid, ...payloadProblems(result), ...result.measurements };
+        return { uid: row.uid, at: row.at, decoded: result.decoded, valid: result.valid, ...payloadProblems(result), ...result.measurements };
       });
-      await this.uplinks.applyDecoded(updates);
-      after = last.uid;
+      await this.uplinks.applyDecoded(payload.deviceUid, updates);
+      after = { at: last.at, uid: last.uid };
       total += rows.length;
       await job.updateProgress({ uplinks: total });
     }

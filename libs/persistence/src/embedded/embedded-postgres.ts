@@ -11,11 +11,12 @@ export interface EmbeddedPostgres {
 
 /**
  * Connections the embedded server must accept for a process with this pool size: the pool, the
- * migrator, and per queue BullMQ's producer and worker pools with their LISTEN clients. The
- * server refuses connections beyond it, and a BullMQ worker that cannot connect silently waits.
+ * pool of user reads (ReadDatabase, at most as large), the migrator, and per queue BullMQ's
+ * producer and worker pools with their LISTEN clients. The server refuses connections beyond it,
+ * and a BullMQ worker that cannot connect silently waits.
  */
 export function embeddedConnectionsFor(poolSize: number, queues = EMBEDDED_QUEUE_BUDGET): number {
-  return poolSize + 2 + queues * 8;
+  return 2 * poolSize + 2 + queues * 8;
 }
 
 /** Queues a process may open (libs/domain QUEUES has fewer; the margin is for the next ones). */

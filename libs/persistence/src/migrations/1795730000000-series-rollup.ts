@@ -1,5 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { SERIES_ROLLUP_LOCK } from '../repositories/series.sql';
 
 /**
  * Hourly rollup of the series members (docs/api.md §5, GET /user/device/series), filled on read:
@@ -17,6 +16,9 @@ import { SERIES_ROLLUP_LOCK } from '../repositories/series.sql';
  * takes it exclusively, so an uplink written while an hour is being materialized either is seen by
  * it (its transaction committed first) or drops the rows it wrote (it waits for the commit).
  */
+/** The advisory lock's key this migration's trigger took (the series repository of its time held it too). */
+const SERIES_ROLLUP_LOCK = 7201;
+
 export class SeriesRollup1795730000000 implements MigrationInterface {
   name = 'SeriesRollup1795730000000';
 

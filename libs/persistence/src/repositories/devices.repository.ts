@@ -112,17 +112,35 @@ export class DevicesRepository {
     await this.ds.query('UPDATE devices SET deleted_at = now() WHERE uid = $1 AND deleted_at IS NULL', [uid]);
   }
 
-  /** Deletes up to `batch` uplinks of a deleted device; when none are left, the device row. Returns the uplinks deleted. */
+  /**
+   * Deletes up to `batch` uplinks of a deleted device (with the gateways that heard them); when none
+   * are left, its rollups and the device row. Returns the uplinks deleted. The uplinks and what hangs
+   * on them have no foreign key to `devices` (migration 1795830000000): this is how they go, also
+   * for a device whose row went with its account.
+   */
   async purgeBatch(uid: number, batch: number): Promise<number> {
     const { n: deleted } = await queryOne<{ n: number }>(
       this.ds,
-      `WITH doomed AS (SELECT uid FROM uplinks WHERE device_id = $1 LIMIT $2),
-            gone AS (DELETE FROM uplinks u USING doomed WHERE u.uid = doomed.uid RETURNING 1)
+      `WITH doomed AS (SELECT device_id, received_at, uid FROM uplinks WHERE device_id = $1 LIMIT $2),
+            heard AS (DELETE FROM uplink_gateways g USING doomed x WHERE g.device_id = x.device_id AND g.received_at = x.received_at AND g.uplink_id = x.uid),
+            gone AS (DELETE FROM uplinks u USING doomed x WHERE u.device_id = x.device_id AND u.received_at = x.received_at AND u.uid = x.uid RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [uid, batch],
     );
-    if (deleted === 0) await this.ds.query('DELETE FROM devices WHERE uid = $1 AND deleted_at IS NOT NULL', [uid]);
+    if (deleted === 0) {
+      // Gateways recorded without an uplink row (none are written so today) and the rollups.
+      for (const table of ['uplink_gateways', 'uplink_rollups_hourly', 'uplink_rollups_daily', 'rollup_backfill']) {
+        await this.ds.query(`DELETE FROM ${table} WHERE device_id = $1`, [uid]);
+      }
+      await this.ds.query('DELETE FROM devices WHERE uid = $1 AND deleted_at IS NOT NULL', [uid]);
+    }
     return deleted;
+  }
+
+  /** Every device the account owns, deleted or not: their histories to purge when the account goes. */
+  async ownedUids(accountId: number): Promise<number[]> {
+    const rows: { uid: number }[] = await this.ds.query('SELECT uid FROM devices WHERE owner_id = $1', [accountId]);
+    return rows.map((r) => r.uid);
   }
 
   async share(deviceUid: number, accountId: number): Promise<void> {

@@ -1,23 +1,19 @@
 /**
- * The statements of GET /user/device/series: the members as SQL, the hourly rollup's fill, and the
- * read that answers from the rollup where an hour is materialized and from the uplinks elsewhere.
- * Both aggregate the same way, so that an answer is the same whichever way its hours came: count,
- * min and max as they are, the average as the exact (numeric) sum over the count.
+ * The statement of GET /user/device/series: buckets computed from the daily rollup, the hourly
+ * rollup and the uplinks, each for the part of the range it can answer (seriesRegions). The three
+ * aggregate the same way, so that an answer is the same whichever way its hours came: count, min
+ * and max as they are, the average as the exact (numeric) sum over the count. The rollups are kept
+ * up by a trigger on every insert into `uplinks` (migration 1795830000000), which names the same
+ * members (seriesMemberKey).
  */
 
-/**
- * The key of the transaction-scoped advisory lock (with the device as the second key) that orders
- * materializing a device's hours against writes to its uplinks. The trigger of migration
- * 1795730000000 takes it with this number: never change it.
- */
-export const SERIES_ROLLUP_LOCK = 7201;
-
-/** The rollup member counting a whole hour's uplinks (a bucket with uplinks answers even where they lack the members). */
-export const UPLINKS_MEMBER = '';
+const HOUR = 3_600;
+const DAY = 86_400;
 
 /**
  * Data type aliases stored in columns of their own (the rest are numbers in the decoded payload).
- * The same members as the data rows' `filter` (libs/domain uplink-mapping), as columns.
+ * The same members as the data rows' `filter` (libs/domain uplink-mapping), as columns; the
+ * rollup trigger's member list (uplink_rollup_members) names these columns.
  */
 const COLUMN: Record<string, string> = {
   temperature: 'temperature',
@@ -36,6 +32,9 @@ const COLUMN: Record<string, string> = {
   SF: 'sf',
 };
 
+/** The aliases the rollup trigger reads from columns rather than from the decoded payload. */
+export const COLUMN_ALIASES: readonly string[] = Object.keys(COLUMN);
+
 /**
  * A member's rollup key: the column's name, or `decoded.<alias>` for a member of the decoded
  * payload (never a column name, so an alias that later gets a column does not read old rows).
@@ -52,112 +51,153 @@ export interface Statement {
   params: unknown[];
 }
 
-/** The members' distinct keys and, per key, the value as SQL over `u` (an alias is a parameter, never SQL). */
-function values(aliases: readonly string[], params: unknown[]): { keys: string[]; exprs: string[] } {
-  const keys: string[] = [];
+/** Half-open [from, to), unix seconds; empty when to <= from. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/** Which part of a series' range each source answers. */
+export interface SeriesRegions {
+  /** The uplinks themselves: the partial hours at either end, and whatever the rollups cannot answer. */
+  raw: Span[];
+  hourly: Span[];
+  daily: Span;
+}
+
+export interface RegionRequest {
+  /** Inclusive bounds, unix seconds. */
+  from: number;
+  to: number;
+  intervalSeconds: number;
+  /**
+   * The earliest time each rollup answers: its retention's horizon, and for a device whose
+   * uplinks stored before the rollups existed are still being rolled up, its backfill's `until`.
+   */
+  hourlyFrom: number;
+  dailyFrom: number;
+}
+
+const empty = (s: Span) => s.to <= s.from;
+
+/** `span` without the `holes`, as the spans left (in order, none empty). */
+function minus(span: Span, holes: readonly Span[]): Span[] {
+  let left: Span[] = [span];
+  for (const hole of holes) {
+    if (empty(hole)) continue;
+    left = left.flatMap((s) => [
+      { from: s.from, to: Math.min(s.to, hole.from) },
+      { from: Math.max(s.from, hole.to), to: s.to },
+    ]);
+    left = left.filter((s) => !empty(s));
+  }
+  return left;
+}
+
+/**
+ * The regions of a series: buckets of whole days come from the daily rollup where it answers,
+ * of whole hours from the hourly rollup where it answers, and the rest from the uplinks. Bucket
+ * widths that are not whole hours read the uplinks only (at most 2,000 buckets of 15 minutes: a
+ * few weeks).
+ */
+export function seriesRegions(r: RegionRequest): SeriesRegions {
+  const range: Span = { from: r.from, to: r.to + 1 };
+  const whole = (from: number, width: number): Span => ({ from: Math.ceil(Math.max(r.from, from) / width) * width, to: Math.floor(range.to / width) * width });
+  const none: Span = { from: range.to, to: range.to };
+  const hours = r.intervalSeconds % HOUR === 0 ? whole(r.hourlyFrom, HOUR) : none;
+  const days = r.intervalSeconds % DAY === 0 ? whole(r.dailyFrom, DAY) : none;
+  return {
+    raw: minus(range, [days, hours]),
+    hourly: empty(hours) ? [] : minus(hours, [days]),
+    daily: empty(days) ? none : days,
+  };
+}
+
+/** The members' distinct keys, in order. */
+function memberKeys(aliases: readonly string[]): string[] {
+  return [...new Set(aliases.map(seriesMemberKey))];
+}
+
+/**
+ * Per distinct key, its value as SQL over `u` (an alias is a parameter, never SQL). Asked for only
+ * when the statement reads uplinks: a parameter no part uses would have no type.
+ */
+function rawValues(aliases: readonly string[], params: unknown[]): string[] {
+  const seen = new Set<string>();
   const exprs: string[] = [];
   for (const alias of aliases) {
     const key = seriesMemberKey(alias);
-    if (keys.includes(key)) continue;
-    keys.push(key);
+    if (seen.has(key)) continue;
+    seen.add(key);
     const column = COLUMN[alias];
-    // A decoded member is read only where the payload holds a JSON number.
+    // A decoded member is read only where the payload holds a JSON number, as the trigger reads it.
     exprs.push(
       column === undefined
         ? `CASE WHEN jsonb_typeof(u.decoded -> $${params.push(alias)}::text) = 'number' THEN (u.decoded ->> $${params.length}::text)::float8 END`
         : `u.${column}${column === 'sf' ? '::float8' : ''}`,
     );
   }
-  return { keys, exprs };
+  return exprs;
 }
 
 /** Per key j: n{j} values, s{j} their exact sum, lo{j}/hi{j} the extremes; n_all the uplinks. Over `u` and `v`. */
-function partials(exprs: readonly string[]): string {
-  return ['count(*) AS n_all', ...exprs.map((_, j) => `count(v${j}) AS n${j}, sum(v${j}::numeric) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`)].join(
-    ', ',
-  );
+function rawPartials(exprs: readonly string[]): string {
+  return ['count(*) AS n_all', ...exprs.map((_, j) => `count(v${j}) AS n${j}, sum(v${j}::numeric) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`)].join(', ');
 }
 
-const lateralValues = (exprs: readonly string[]) => `CROSS JOIN LATERAL (SELECT ${exprs.map((e, j) => `${e} AS v${j}`).join(', ')}) v`;
-
-/**
- * Materializes the hours in [$2, $3) (unix seconds, whole hours) for the members that are not yet,
- * from the uplinks: one index range scan per hour, a row per member and hour (n = 0 where the hour
- * has no value), and the hour's uplink count. To be run under the device's lock (SERIES_ROLLUP_LOCK).
- */
-export function rollupFillSql(deviceUid: number, from: number, to: number, aliases: readonly string[]): Statement {
-  const params: unknown[] = [deviceUid, from, to, null];
-  const { keys, exprs } = values(aliases, params);
-  const all = [UPLINKS_MEMBER, ...keys];
-  params[3] = all;
-  const rows = [
-    `(${keyParam(params, UPLINKS_MEMBER)}, a.n_all, NULL::numeric, NULL::float8, NULL::float8)`,
-    ...keys.map((k, j) => `(${keyParam(params, k)}, a.n${j}, a.s${j}, a.lo${j}, a.hi${j})`),
-  ];
-  return {
-    sql: `INSERT INTO uplink_rollups (device_id, hour, member, n, total, lo, hi)
-SELECT $1, h.hour, p.member, p.n, p.total, p.lo, p.hi
-FROM generate_series(to_timestamp($2), to_timestamp($3) - interval '1 hour', interval '1 hour') AS h(hour)
-CROSS JOIN LATERAL (
-  SELECT ${partials(exprs)}
-  FROM uplinks u ${lateralValues(exprs)}
-  WHERE u.device_id = $1 AND u.received_at >= h.hour AND u.received_at < h.hour + interval '1 hour'
-) a
-CROSS JOIN LATERAL (VALUES ${rows.join(', ')}) AS p(member, n, total, lo, hi)
-WHERE (SELECT count(*) FROM uplink_rollups r WHERE r.device_id = $1 AND r.hour = h.hour AND r.member = ANY($4::text[])) < ${all.length}
-ON CONFLICT (device_id, hour, member) DO NOTHING`,
-    params,
-  };
-}
-
-const keyParam = (params: unknown[], key: string) => `$${params.push(key)}::text`;
-
-/** The hours in [$2, $3) not materialized for every one of the keys $4, as unix seconds. */
-export function rollupMissingSql(deviceUid: number, from: number, to: number, aliases: readonly string[]): Statement {
-  const all = [UPLINKS_MEMBER, ...values(aliases, []).keys];
-  return {
-    sql: `SELECT extract(epoch FROM g)::bigint AS hour
-FROM generate_series(to_timestamp($2), to_timestamp($3) - interval '1 hour', interval '1 hour') AS g
-LEFT JOIN (SELECT r.hour, count(*) AS n FROM uplink_rollups r
-           WHERE r.device_id = $1 AND r.hour >= to_timestamp($2) AND r.hour < to_timestamp($3) AND r.member = ANY($4::text[])
-           GROUP BY r.hour) d ON d.hour = g
-WHERE d.n IS DISTINCT FROM ${all.length}
-ORDER BY 1`,
-    params: [deviceUid, from, to, all],
-  };
+/** The same partials from a rollup row `r` (`m`: key → [n, sum, min, max]). */
+function rolledPartials(keyParams: readonly string[]): string {
+  return [
+    'sum(r.n) AS n_all',
+    ...keyParams.map(
+      (k, j) =>
+        `sum((r.m -> ${k} ->> 0)::bigint) AS n${j}, sum((r.m -> ${k} ->> 1)::numeric) AS s${j}, ` +
+        `min((r.m -> ${k} ->> 2)::float8) AS lo${j}, max((r.m -> ${k} ->> 3)::float8) AS hi${j}`,
+    ),
+  ].join(', ');
 }
 
 export interface SeriesStatementRequest {
   deviceUid: number;
   members: readonly string[];
   aggregates: readonly SeriesAggregateName[];
-  /** Inclusive bounds, unix seconds, on the uplinks' reception time. */
-  from: number;
-  to: number;
   intervalSeconds: number;
-  /** Whole hours [rollupFrom, rollupTo) within the range answered from the rollup where materialized; empty (equal) for none. */
-  rollupFrom: number;
-  rollupTo: number;
+  regions: SeriesRegions;
 }
 
 /**
- * The buckets of the range: the hours of [rollupFrom, rollupTo) that are materialized for every
- * member come from the rollup, everything else — the partial hours at `from` and `to`, the hour
- * still running, hours dropped by a late or re-decoded uplink — from the uplinks, by an index
- * range scan per stretch. Partial aggregates of both are combined per bucket (epoch-aligned
- * date_bin), only buckets that hold uplinks. One statement, one snapshot: a rollup row it sees was
- * computed from the uplinks it sees (a change to them drops the row in the same transaction).
+ * The buckets of the regions: partial aggregates of each source, combined per bucket (epoch-aligned
+ * date_bin), only buckets that hold uplinks. One statement, one snapshot: the trigger writes a
+ * rollup row in the transaction that stores its uplinks, so the sources always agree.
  */
 export function seriesSql(r: SeriesStatementRequest): Statement {
-  const params: unknown[] = [r.deviceUid, r.from, r.to, r.intervalSeconds, r.rollupFrom, r.rollupTo, null];
-  const { keys, exprs } = values(r.members, params);
-  params[6] = [UPLINKS_MEMBER, ...keys];
-  const filter = (k: string) => `FILTER (WHERE r.member = ${keyParam(params, k)})`;
-  const rolled = [`sum(r.n) ${filter(UPLINKS_MEMBER)} AS n_all`];
-  keys.forEach((k, j) => {
-    const f = filter(k);
-    rolled.push(`sum(r.n) ${f} AS n${j}, sum(r.total) ${f} AS s${j}, min(r.lo) ${f} AS lo${j}, max(r.hi) ${f} AS hi${j}`);
-  });
+  const params: unknown[] = [r.deviceUid, r.intervalSeconds];
+  const keys = memberKeys(r.members);
+  const exprs = r.regions.raw.length > 0 ? rawValues(r.members, params) : [];
+  const rolled = r.regions.hourly.length > 0 || r.regions.daily.to > r.regions.daily.from;
+  const keyParams = rolled ? keys.map((k) => `$${params.push(k)}::text`) : [];
+  const time = (seconds: number) => `to_timestamp($${params.push(seconds)})`;
+  const bucket = (column: string) => `date_bin(make_interval(secs => $2), ${column}, to_timestamp(0))`;
+  const lateral = `CROSS JOIN LATERAL (SELECT ${exprs.map((e, j) => `${e} AS v${j}`).join(', ')}) v`;
+  const parts: string[] = [];
+  for (const span of r.regions.raw) {
+    parts.push(`SELECT ${bucket('u.received_at')} AS b, ${rawPartials(exprs)}
+  FROM uplinks u ${lateral}
+  WHERE u.device_id = $1 AND u.received_at >= ${time(span.from)} AND u.received_at < ${time(span.to)}
+  GROUP BY 1`);
+  }
+  for (const span of r.regions.hourly) {
+    parts.push(`SELECT ${bucket('r.bucket')} AS b, ${rolledPartials(keyParams)}
+  FROM uplink_rollups_hourly r
+  WHERE r.device_id = $1 AND r.bucket >= ${time(span.from)} AND r.bucket < ${time(span.to)}
+  GROUP BY 1`);
+  }
+  if (r.regions.daily.to > r.regions.daily.from) {
+    parts.push(`SELECT ${bucket('r.bucket')} AS b, ${rolledPartials(keyParams)}
+  FROM uplink_rollups_daily r
+  WHERE r.device_id = $1 AND r.bucket >= ${time(r.regions.daily.from)} AND r.bucket < ${time(r.regions.daily.to)}
+  GROUP BY 1`);
+  }
   const columns: string[] = [];
   r.members.forEach((alias, i) => {
     const j = keys.indexOf(seriesMemberKey(alias));
@@ -169,26 +209,9 @@ export function seriesSql(r: SeriesStatementRequest): Statement {
     };
     for (const a of r.aggregates) columns.push(`${agg[a]} AS m${i}_${a}`);
   });
-  const bucket = (time: string) => `date_bin(make_interval(secs => $4), ${time}, to_timestamp(0))`;
   return {
-    sql: `WITH done AS (
-  SELECT r.hour FROM uplink_rollups r
-  WHERE r.device_id = $1 AND r.hour >= to_timestamp($5) AND r.hour < to_timestamp($6) AND r.member = ANY($7::text[])
-  GROUP BY r.hour HAVING count(*) = cardinality($7::text[])
-), stretches AS (
-  SELECT to_timestamp($2) AS s, to_timestamp($5) AS e
-  UNION ALL SELECT to_timestamp($6), to_timestamp($3::bigint + 1)
-  UNION ALL SELECT g, g + interval '1 hour' FROM generate_series(to_timestamp($5), to_timestamp($6) - interval '1 hour', interval '1 hour') AS g
-            WHERE g NOT IN (SELECT hour FROM done)
-), parts AS (
-  SELECT ${bucket('u.received_at')} AS b, ${partials(exprs)}
-  FROM stretches x JOIN uplinks u ON u.device_id = $1 AND u.received_at >= x.s AND u.received_at < x.e ${lateralValues(exprs)}
-  GROUP BY 1
-  UNION ALL
-  SELECT ${bucket('r.hour')} AS b, ${rolled.join(', ')}
-  FROM uplink_rollups r JOIN done d ON d.hour = r.hour
-  WHERE r.device_id = $1 AND r.member = ANY($7::text[])
-  GROUP BY 1
+    sql: `WITH parts AS (
+  ${parts.join('\n  UNION ALL\n  ')}
 )
 SELECT extract(epoch FROM b)::bigint AS t, ${columns.join(', ')}
 FROM parts GROUP BY b HAVING sum(n_all) > 0 ORDER BY b`,

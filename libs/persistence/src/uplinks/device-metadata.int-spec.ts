@@ -1,6 +1,7 @@
 import { applyUplinks, type DeviceValues, type MetadataUplink, type Measurements, NO_MEASUREMENTS, uplinkOffer } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
+import type { TimePartitionsRepository } from '../timeseries/time-partitions.repository';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/embedded-postgres';
 import type { LiveBus } from '../live/live-bus';
 import { Statements } from '../sql/statements';
@@ -22,7 +23,13 @@ describe('device metadata: the statement and the rules agree', () => {
     db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 4 });
     await runMigrations({ url: db.url, poolSize: 1 });
     ds = await new DataSource(dataSourceOptions({ url: db.url, poolSize: 2 })).initialize();
-    repo = new IngestRepository(ds, { publish: async () => undefined } as unknown as LiveBus, new Statements(ds, false), new IngestTargetsCache(db.url));
+    repo = new IngestRepository(
+      ds,
+      { publish: async () => undefined } as unknown as LiveBus,
+      new Statements(ds, false),
+      new IngestTargetsCache(db.url),
+      {} as TimePartitionsRepository,
+    );
     const [account] = await ds.query(
       `INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices)
        VALUES ('rules', 'rules', 'rules@example.org', 'rules@example.org', 'x', '2999-01-01', 10) RETURNING id`,

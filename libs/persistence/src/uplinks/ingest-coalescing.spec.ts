@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { LiveBus } from '../live/live-bus';
 import type { Statements } from '../sql/statements';
+import type { TimePartitionsRepository } from '../timeseries/time-partitions.repository';
 import type { IngestTargetsCache } from './ingest-targets.cache';
 import { IngestRepository, MAX_UPLINKS_PER_TRANSACTION, type UplinkToStore } from './ingest.repository';
 
@@ -12,7 +13,7 @@ describe('IngestRepository: deliveries written together', () => {
 
   beforeEach(() => {
     transactions = [];
-    repo = new IngestRepository({} as DataSource, {} as LiveBus, {} as Statements, {} as IngestTargetsCache<never>);
+    repo = new IngestRepository({} as DataSource, {} as LiveBus, {} as Statements, {} as IngestTargetsCache<never>, {} as TimePartitionsRepository);
     // Each "transaction" takes a tick, stores every message id not seen before, and fails when it holds "poison".
     const seen = new Set<string>();
     jest.spyOn(repo as unknown as { storeNow: (u: UplinkToStore[]) => Promise<boolean[]> }, 'storeNow').mockImplementation(async (uplinks) => {

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { LiveBus } from '../live/live-bus';
 import type { LiveNotice } from '../live/live-notices';
 import { statement, Statements } from '../sql/statements';
+import { isMissingPartition, TimePartitionsRepository } from '../timeseries/time-partitions.repository';
 import { CoalescedLookup } from './coalesced-lookup';
 import { GroupCommit } from './group-commit';
 import { IngestTargetsCache } from './ingest-targets.cache';
@@ -104,6 +105,7 @@ export class IngestRepository implements OnApplicationShutdown {
     private readonly live: LiveBus,
     private readonly statements: Statements,
     private readonly cache: IngestTargetsCache<IngestTarget>,
+    private readonly partitions: TimePartitionsRepository,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -175,11 +177,18 @@ export class IngestRepository implements OnApplicationShutdown {
         .filter((g) => !seen.has(g.gatewayId) && seen.add(g.gatewayId))
         .map((g) => ({ ord, gateway_id: g.gatewayId, rssi: g.rssi, snr: g.snr, lat: g.lat, lon: g.lon }));
     });
-    const stored = await this.statements.rows<{ ord: number; uid: string; device_id: number }>(STORE_UPLINKS, [
-      JSON.stringify(rows),
-      [...new Set(uplinks.map((u) => u.deviceUid))],
-      JSON.stringify(gateways),
-    ]);
+    const params = [JSON.stringify(rows), [...new Set(uplinks.map((u) => u.deviceUid))], JSON.stringify(gateways)];
+    type Stored = { ord: number; uid: string; device_id: number };
+    let stored: Stored[];
+    try {
+      stored = await this.statements.rows<Stored>(STORE_UPLINKS, params);
+    } catch (error) {
+      // A time past the partitions made ahead (the worker down for a while, a clock moved on):
+      // the partitions up to the batch's newest uplink are made now, and the batch written.
+      if (!isMissingPartition(error)) throw error;
+      await this.partitions.ensure(new Date(Math.max(...uplinks.map((u) => u.receivedAt.getTime()))));
+      stored = await this.statements.rows<Stored>(STORE_UPLINKS, params);
+    }
     const fresh = uplinks.map(() => false);
     const newest = new Map<number, string>();
     for (const row of stored.sort((a, b) => a.ord - b.ord)) {

@@ -14,6 +14,13 @@ import { declaredColumn, fromRecordset, sqlList, UPLINK_WRITE_COLUMNS } from './
  * devices' metadata from the new ones, and the devices' cache versions.
  */
 
+/**
+ * How far apart in time a redelivery of a message may be from the first delivery and still be
+ * known as one (docs/api.md §5). A redelivery carrying the network's own reception time is the
+ * same row and always refused (the unique index); this covers one whose time is the service's.
+ */
+export const REDELIVERY_WINDOW_DAYS = 7;
+
 /** What each uplink offers its device (uplinkOffer in libs/domain device-metadata). */
 const OFFER_COLUMNS = ['has_data boolean', 'temperature_dc double precision', 'has_position boolean', 'signal_percent double precision'];
 
@@ -96,8 +103,14 @@ export const STORE_UPLINKS_SQL = `WITH locked AS (
        inserted AS (
          INSERT INTO uplinks (${sqlList(['uid', ...UPLINK_WRITE_COLUMNS], '                              ')})
          SELECT ${sqlList(['uid', ...UPLINK_WRITE_COLUMNS.map(fromRecordset)], '                ')}
-         FROM input
-         ON CONFLICT (device_id, message_id) WHERE message_id IS NOT NULL DO NOTHING
+         FROM input i
+         -- A redelivery whose time is the service's (no time of the network's in it) is not the
+         -- same row: it is found by its message id among the device's uplinks of those days.
+         WHERE i.message_id IS NULL OR NOT EXISTS (
+           SELECT 1 FROM uplinks x
+           WHERE x.device_id = i.device_id AND x.message_id = i.message_id
+             AND x.received_at >= i.received_at - interval '${REDELIVERY_WINDOW_DAYS} days' AND x.received_at <= i.received_at + interval '${REDELIVERY_WINDOW_DAYS} days')
+         ON CONFLICT (device_id, message_id, received_at) WHERE message_id IS NOT NULL DO NOTHING
          RETURNING uid
        ),
        fresh AS (

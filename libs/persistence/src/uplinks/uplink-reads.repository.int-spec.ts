@@ -1,6 +1,7 @@
 import { toDataRowWire } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
+import { ReadDatabase } from '../read/read-database';
 import { suiteDatabase } from '../testing/suite-database';
 import { READ_BATCH, type UplinkRange, UplinkReadsRepository } from './uplink-reads.repository';
 
@@ -28,6 +29,7 @@ describe('UplinkReadsRepository.dataJson (data rows written by PostgreSQL)', () 
   let ds: DataSource;
   let stop: () => Promise<void>;
   let reads: UplinkReadsRepository;
+  let userReads: ReadDatabase;
   let account: number;
   const sqls: string[] = [];
 
@@ -62,18 +64,20 @@ describe('UplinkReadsRepository.dataJson (data rows written by PostgreSQL)', () 
     const url = db.url;
     await runMigrations({ url, poolSize: 1 });
     ds = await new DataSource(dataSourceOptions({ url, poolSize: 3 })).initialize();
-    const query = ds.query.bind(ds);
-    jest.spyOn(ds, 'query').mockImplementation((sql, params) => {
+    userReads = new ReadDatabase({ primaryUrl: url, replicaUrl: null, poolSize: 2, statementTimeoutMs: 10_000, embedded: db.embedded });
+    const query = userReads.query.bind(userReads);
+    jest.spyOn(userReads, 'query').mockImplementation((sql, params) => {
       sqls.push(sql);
       return query(sql, params);
     });
-    reads = new UplinkReadsRepository(ds);
+    reads = new UplinkReadsRepository(ds, userReads);
     [{ id: account }] = await ds.query(
       `INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices)
        VALUES ('reads', 'reads', 'reads@example.org', 'reads@example.org', 'x', '2999-01-01', 10) RETURNING id`,
     );
   });
   afterAll(async () => {
+    await userReads?.onApplicationShutdown();
     await ds?.destroy();
     await stop?.();
   });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { toDataRowWire, type UplinkIssues } from '@dts/domain';
 import { DataSource } from 'typeorm';
+import { ReadDatabase } from '../read/read-database';
 import { DATA_ROW_COLUMNS, type DataRow, selectColumn, sqlList, UPLINK_READ_COLUMNS, type UplinkRow } from './uplink-columns';
 
 export type { DataRow, UplinkRow } from './uplink-columns';
@@ -143,21 +144,37 @@ export const LATEST_UPLINK_SQL = `SELECT ${COLUMNS}
 /** The select list of an UplinkRow from `uplinks u LEFT JOIN networks n ON n.uid = u.network_ref` (the event router reads by uid). */
 export const UPLINK_ROW_SELECT = COLUMNS;
 
+type Query = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
 /**
  * Reads a device's history in keyset batches ordered by (received_at, uid): each batch is one short
  * indexed query, so a long read holds no cursor, no transaction and no more than two batches in memory.
+ * What a user asks for (history, exports) may be a moment stale and is bounded in time: it goes
+ * through ReadDatabase. The data cache's rebuild and the live feed read the primary: they must
+ * see what the version or the notice they follow says was committed.
  */
 @Injectable()
 export class UplinkReadsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  private readonly primary: Query = (sql, params) => this.ds.query(sql, params);
+  private readonly user: Query = (sql, params) => this.reads.query(sql, params);
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly reads: ReadDatabase,
+  ) {}
 
   rows(deviceUid: number, range: UplinkRange): AsyncGenerator<UplinkRow[]> {
-    return this.rowBatches<UplinkRow>(deviceUid, range, false);
+    return this.rowBatches<UplinkRow>(this.user, deviceUid, range, false);
   }
 
-  /** The same, with a data row's columns only (DATA_ROW_COLUMNS): the data cache and the CSV and NDJSON exports. */
+  /** The same, with a data row's columns only (DATA_ROW_COLUMNS): the CSV and NDJSON exports. */
   dataRows(deviceUid: number, range: UplinkRange): AsyncGenerator<DataRow[]> {
-    return this.rowBatches<DataRow>(deviceUid, range, true);
+    return this.rowBatches<DataRow>(this.user, deviceUid, range, true);
+  }
+
+  /** A device's whole history as data rows, from the primary: the data cache's rendering of one version. */
+  dataRowsForCache(deviceUid: number): AsyncGenerator<DataRow[]> {
+    return this.rowBatches<DataRow>(this.primary, deviceUid, { from: null, to: null, order: 'asc', limit: null }, true);
   }
 
   /**
@@ -168,10 +185,10 @@ export class UplinkReadsRepository {
   dataJson(deviceUid: number, range: UplinkRange): AsyncGenerator<string[]> {
     return this.batches(range, async (size, after) => {
       const params = this.rangeParams(deviceUid, range, size, after);
-      const [page]: DataJsonPage[] = await this.ds.query(dataJsonSql(range.order, after !== null, range.issues ?? null), params);
+      const [page] = await this.user<DataJsonPage>(dataJsonSql(range.order, after !== null, range.issues ?? null), params);
       if (!page || page.count === 0) return { items: [], count: 0, last: null };
       if (page.exact) return { items: [page.json], count: page.count, last: { at: page.last_at, uid: page.last_uid } };
-      const rows: DataRow[] = await this.ds.query(uplinkRangeSql(range.order, after !== null, { data: true, issues: range.issues ?? null }), params);
+      const rows = await this.user<DataRow>(uplinkRangeSql(range.order, after !== null, { data: true, issues: range.issues ?? null }), params);
       // The next batch starts after the last row written, which may not be the page's (a row can
       // arrive or go in between); whether there is a next one, the page said (a row gone here
       // must not end the history early).
@@ -184,10 +201,10 @@ export class UplinkReadsRepository {
     });
   }
 
-  private rowBatches<T extends { received_at: Date; uid: string }>(deviceUid: number, range: UplinkRange, data: boolean): AsyncGenerator<T[]> {
+  private rowBatches<T extends { received_at: Date; uid: string }>(query: Query, deviceUid: number, range: UplinkRange, data: boolean): AsyncGenerator<T[]> {
     return this.batches(range, async (size, after) => {
       const sql = uplinkRangeSql(range.order, after !== null, { data, issues: range.issues ?? null });
-      const items: T[] = await this.ds.query(sql, this.rangeParams(deviceUid, range, size, after));
+      const items = await query<T>(sql, this.rangeParams(deviceUid, range, size, after));
       const last = items.at(-1);
       return { items, count: items.length, last: last ? { at: last.received_at, uid: last.uid } : null };
     });

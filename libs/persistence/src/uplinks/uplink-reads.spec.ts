@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { ReadDatabase } from '../read/read-database';
 import { READ_BATCH, UplinkReadsRepository } from './uplink-reads.repository';
 
 /** A full batch of rows, as far as the keyset reader looks at them. */
@@ -13,7 +14,7 @@ describe('the history reader’s read ahead', () => {
   it('keeps a failed read ahead for the reader: no unhandled rejection while the batch before it is written', async () => {
     const lost = new Error('connection lost');
     const query = jest.fn().mockResolvedValueOnce(fullBatch()).mockRejectedValueOnce(lost);
-    const reads = new UplinkReadsRepository({ query } as unknown as DataSource);
+    const reads = new UplinkReadsRepository({} as DataSource, { query } as unknown as ReadDatabase);
     const batches = reads.rows(7, { from: null, to: null, order: 'asc', limit: null });
 
     const first = await batches.next();
@@ -27,7 +28,7 @@ describe('the history reader’s read ahead', () => {
 
   it('drops a failed read ahead of a reader that stopped early', async () => {
     const query = jest.fn().mockResolvedValueOnce(fullBatch()).mockRejectedValueOnce(new Error('connection lost'));
-    const reads = new UplinkReadsRepository({ query } as unknown as DataSource);
+    const reads = new UplinkReadsRepository({} as DataSource, { query } as unknown as ReadDatabase);
     const batches = reads.dataRows(7, { from: null, to: null, order: 'desc', limit: null });
     await batches.next();
     await batches.return(undefined);
@@ -37,7 +38,7 @@ describe('the history reader’s read ahead', () => {
 
   it('asks for no batch past the limit', async () => {
     const query = jest.fn().mockResolvedValueOnce(fullBatch().slice(0, 10));
-    const reads = new UplinkReadsRepository({ query } as unknown as DataSource);
+    const reads = new UplinkReadsRepository({} as DataSource, { query } as unknown as ReadDatabase);
     const got = [];
     for await (const batch of reads.rows(7, { from: null, to: null, order: 'asc', limit: 10 })) got.push(batch);
     expect(got).toHaveLength(1);

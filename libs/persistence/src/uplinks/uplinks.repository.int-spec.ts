@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/embedded-postgres';
-import { UplinksRepository } from './uplinks.repository';
+import { type PayloadKey, UplinksRepository } from './uplinks.repository';
 
 describe('UplinksRepository.payloadBatch', () => {
   let db: EmbeddedPostgres;
@@ -20,10 +20,12 @@ describe('UplinksRepository.payloadBatch', () => {
     );
     const [device] = await ds.query(`INSERT INTO devices (eui, owner_id, label) VALUES ('00000000000000B1', $1, 'batch') RETURNING uid`, [account.id]);
     deviceUid = device.uid;
-    // uids 5 … 14 cross a digit boundary, where text order ("10" < "5") and number order part.
+    // uids 5 … 14 cross a digit boundary, where text order ("10" < "5") and number order part; all
+    // at one moment but for two at the same microsecond later, and one a microsecond before.
     await ds.query(
       `INSERT INTO uplinks (uid, device_id, received_at, port, payload)
-       SELECT n, $1, now(), 1, '\\x01'::bytea FROM generate_series(5, 14) AS n`,
+       SELECT n, $1, timestamptz '2026-05-01 12:00:00.000001' + CASE WHEN n IN (6, 7) THEN interval '1 microsecond' WHEN n = 14 THEN interval '-1 microsecond' ELSE interval '0' END,
+              1, '\\x01'::bytea FROM generate_series(5, 14) AS n`,
       [deviceUid],
     );
   });
@@ -32,15 +34,16 @@ describe('UplinksRepository.payloadBatch', () => {
     await db?.stop();
   });
 
-  it('walks every uplink once, in number order, across a digit boundary', async () => {
+  it('walks every uplink once, in time and number order, across a digit boundary and microseconds a Date would lose', async () => {
     const seen: string[] = [];
-    let after = '0';
+    let after: PayloadKey | null = null;
     for (;;) {
       const rows = await repo.payloadBatch(deviceUid, after, 3);
-      if (rows.length === 0) break;
+      const last = rows.at(-1);
+      if (!last) break;
       seen.push(...rows.map((r) => r.uid));
-      after = rows[rows.length - 1]!.uid;
+      after = { at: last.at, uid: last.uid };
     }
-    expect(seen).toEqual(['5', '6', '7', '8', '9', '10', '11', '12', '13', '14']);
+    expect(seen).toEqual(['14', '5', '8', '9', '10', '11', '12', '13', '6', '7']);
   });
 });

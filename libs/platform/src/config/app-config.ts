@@ -105,6 +105,22 @@ export interface AppConfig {
   readonly metricsToken: Secret | null;
   /** A device is online while its last uplink is at most this many seconds old (device lists, overview, console). */
   readonly deviceOnlineSeconds: number;
+  /**
+   * Telemetry that lasts for years: time partitions of the tables that only grow, the retention
+   * of raw uplinks (the platform's default; accounts and devices may have their own), of the
+   * rollups (which outlive them) and of images; where reads that may be a moment stale go
+   * (a replica, else the primary) and how long such a statement may run.
+   */
+  readonly timeseries: {
+    readonly partitionInterval: 'day' | 'week' | 'month';
+    readonly partitionsAhead: number;
+    readonly uplinkRetentionDays: number | null;
+    readonly hourlyRollupRetentionDays: number | null;
+    readonly dailyRollupRetentionDays: number | null;
+    readonly imageRetentionDays: number | null;
+    readonly readDatabaseUrl: string | null;
+    readonly readStatementTimeoutMs: number;
+  };
   /** The web console's map: Leaflet tile URL template (null: no tiles, a plain background) and its attribution. */
   readonly map: { readonly tileUrl: string | null; readonly attribution: string };
 }

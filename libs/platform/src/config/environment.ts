@@ -1,9 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
-import { INTEGRATIONS_ENVIRONMENT_NAMES, IntegrationsEnvironment } from './environment-integrations';
+import { INTEGRATIONS_ENVIRONMENT_NAMES } from './environment-integrations';
 import { LIMITS_ENVIRONMENT_NAMES } from './environment-limits';
 import { ACCOUNTS_ENVIRONMENT_NAMES } from './environment-accounts';
 import { OPERATIONS_ENVIRONMENT_NAMES } from './environment-operations';
+import { TIMESERIES_ENVIRONMENT_NAMES, TimeseriesEnvironment } from './environment-timeseries';
 import { emptyToUndefined, toBool, toInt } from './environment-transforms';
 
 /**
@@ -11,12 +12,12 @@ import { emptyToUndefined, toBool, toInt } from './environment-transforms';
  * configuration table; a test checks that the two and docker-compose.yml agree.
  *
  * This class holds where the service listens and stores; the other settings come down a chain of
- * classes, one per concern: accounts ← operations ← limits ← integrations ← Environment. The
+ * classes, one per concern: accounts ← operations ← limits ← integrations ← timeseries ← Environment. The
  * chain runs root-first in the order the settings are listed here, because class-validator reports
  * a class's own problems first and then its ancestors' from the root down: one line per bad
  * setting, in this list's order.
  */
-export class Environment extends IntegrationsEnvironment {
+export class Environment extends TimeseriesEnvironment {
   @IsOptional()
   @IsIn(['development', 'production', 'test'])
   NODE_ENV?: 'development' | 'production' | 'test';
@@ -84,4 +85,5 @@ export const ENVIRONMENT_NAMES = [
   ...OPERATIONS_ENVIRONMENT_NAMES,
   ...LIMITS_ENVIRONMENT_NAMES,
   ...INTEGRATIONS_ENVIRONMENT_NAMES,
+  ...TIMESERIES_ENVIRONMENT_NAMES,
 ] as const satisfies readonly (keyof Environment)[];

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { AppConfig } from './app-config';
 import { Environment, ENVIRONMENT_NAMES } from './environment';
 import { integrationsConfig } from './environment-integrations';
+import { timeseriesConfig, timeseriesProblems } from './environment-timeseries';
 import { Secret } from './secret';
 
 /** Thrown with one line per bad setting; the process prints the lines and exits. */
@@ -140,6 +141,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   } catch (error) {
     problems.push(`ALLOWED_ORIGINS: ${(error as Error).message}`);
   }
+  problems.push(...timeseriesProblems(env, embedded));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const generated = missing.length > 0 ? embeddedSecrets(dataDir) : undefined;
@@ -205,6 +207,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       attribution: env.MAP_TILE_ATTRIBUTION ?? (env.MAP_TILE_URL === undefined ? DEFAULT_TILE_ATTRIBUTION : ''),
     },
     integrations: integrationsConfig(env),
+    timeseries: timeseriesConfig(env),
   };
   return deepFreeze(config);
 }

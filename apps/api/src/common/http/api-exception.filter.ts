@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { errorEnvelope, type ApiErrorEntry } from '@dts/domain';
+import { QueryTimeoutError } from '@dts/persistence';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiException } from './api.exception';
 import { type JsonResponse, writeJson } from './write-json';
@@ -44,6 +45,12 @@ export function toApiException(error: unknown): { exception: ApiException; unexp
     // "Too many files", "Multipart: Boundary not found"): name the member when the message does, else the body.
     const field = code === 'VALIDATION_FAILED' ? (/ - ([^\s]+)$/.exec(error.message)?.[1] ?? 'body') : undefined;
     return { exception: ApiException.of(code, error.message, field), unexpected: false };
+  }
+  if (error instanceof QueryTimeoutError) {
+    return {
+      exception: ApiException.of('QUERY_TIMEOUT', `the read ran longer than ${error.timeoutMs} ms: ask for a shorter range or a coarser interval`),
+      unexpected: false,
+    };
   }
   if (isUnavailable(error))
     return { exception: new ApiException([{ code: 'UNAVAILABLE', message: 'the service is temporarily unavailable' }], 5), unexpected: true };

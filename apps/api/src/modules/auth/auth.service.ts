@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type AuthStateWire, type CredentialCheckWire, formatDate, GROUP_ADMIN, GROUP_USER, type RegisterResultWire } from '@dts/domain';
-import { AccountsRepository, ImagesRepository, PasswordResetsRepository, SessionsRepository, TokensRepository } from '@dts/persistence';
+import { AccountsRepository, DevicesRepository, ImagesRepository, PasswordResetsRepository, SessionsRepository, TokensRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, JobQueue, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { PasswordHasher } from '../../common/auth/password-hasher.service';
@@ -29,6 +29,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly crypto: TokenCryptoService,
     private readonly images: ImagesRepository,
+    private readonly devices: DevicesRepository,
     private readonly jobs: JobQueue,
     private readonly tokens: TokensRepository,
     private readonly revocations: CredentialRevocations,
@@ -74,10 +75,16 @@ export class AuthService {
     await this.sessions.endAllForAccount(principal.accountId, null);
     // Image rows go by cascade; bytes kept outside the database are removed by the worker.
     const images = await this.images.retire({ accountId: principal.accountId });
+    // Device rows go by cascade; their uplinks and rollups (no cascade: they are partitioned) by the purge.
+    const devices = await this.devices.ownedUids(principal.accountId);
     await this.accounts.delete(principal.accountId);
     await this.jobs.enqueueMany(
       'image.purge',
       images.map((imageUid) => ({ imageUid })),
+    );
+    await this.jobs.enqueueMany(
+      'device.purge',
+      devices.map((deviceUid) => ({ deviceUid })),
     );
     await this.revocations.announce(principal.accountId);
     return { id: principal.accountId, deleted: true };

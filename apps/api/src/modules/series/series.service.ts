@@ -26,7 +26,7 @@ export class SeriesService {
     private readonly series: SeriesRepository,
   ) {}
 
-  /** Aggregated buckets of the members over the range: validated first, then computed in the database (SeriesRepository: hourly rollup and uplinks). */
+  /** Aggregated buckets of the members over the range: validated first, then computed in the database (SeriesRepository: the daily and hourly rollups, and the uplinks). */
   async get(principal: AuthPrincipal, eui: Eui, query: SeriesQueryDto): Promise<SeriesWire> {
     const to = query.to ?? Math.floor(Date.now() / 1000);
     const from = query.from ?? Math.max(0, to - DAY);
@@ -46,8 +46,16 @@ export class SeriesService {
     const members = requireKnownAliases(query.members, known, 'members');
     const device = await this.access.require(principal, eui);
 
-    const rows = await this.series.buckets({ deviceUid: device.uid, members, aggregates, from, to, intervalSeconds: seconds });
-    const out: SeriesWire = { from, to, interval, interval_s: seconds, t: rows.map((r) => Number(r.t)), members: {} };
+    const { rows, rollupBackfillUntil } = await this.series.buckets({ deviceUid: device.uid, members, aggregates, from, to, intervalSeconds: seconds });
+    const out: SeriesWire = {
+      from,
+      to,
+      interval,
+      interval_s: seconds,
+      t: rows.map((r) => Number(r.t)),
+      members: {},
+      rollup_backfill_until_unix: rollupBackfillUntil,
+    };
     members.forEach((alias, i) => {
       const columns: SeriesWire['members'][string] = {};
       for (const agg of aggregates) columns[agg] = rows.map((r) => (r[`m${i}_${agg}`] === null ? null : Number(r[`m${i}_${agg}`])));

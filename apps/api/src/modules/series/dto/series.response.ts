@@ -16,4 +16,11 @@ export class SeriesResponse implements SeriesWire {
     example: { temperature: { min: [18.1, 18.4], avg: [18.6, 18.9], max: [19.2, 19.3], count: [4, 4] } },
   })
   members!: Record<string, Partial<Record<SeriesAggregate, (number | null)[]>>>;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      'While a rollup lags (after an upgrade, the uplinks stored before rollups existed are being rolled up): the time (unix seconds) before which these buckets were computed from the uplinks themselves. Null when the rollups are complete.',
+  })
+  rollup_backfill_until_unix!: number | null;
 }
