@@ -1,12 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  ImagesRepository,
-  ImageStore,
-  nextIntervalStart,
-  RetentionRepository,
-  RollupBackfillRepository,
-  TimePartitionsRepository,
-} from '@dts/persistence';
+import { ImagesRepository, ImageStore, nextIntervalStart, RetentionRepository, RollupBackfillRepository, TimePartitionsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig } from '@dts/platform';
 
 /** Time one run may spend deleting raw rows in batches, and rolling up old uplinks: the rest waits for the next run. */

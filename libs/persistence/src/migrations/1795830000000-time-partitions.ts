@@ -30,7 +30,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *    device, newest first (`rollup_backfill`); until a device's row is gone, a series reads the
  *    uplinks for the time before its `until`.
  * 5. Retention: a value per account (set by an administrator) and per device (set shorter by its
- *    owner), beside the platform's UPLINK_RETENTION_DAYS.
+ *    owner), beside the platform's UPLINK_RETENTION_DAYS; images leave oldest photograph first.
  *
  * The old rollup, filled on read, and its triggers go.
  */
@@ -189,6 +189,8 @@ export class TimePartitions1795830000000 implements MigrationInterface {
     // --- retention ---
     await q.query(`ALTER TABLE accounts ADD COLUMN uplink_retention_days integer CHECK (uplink_retention_days > 0)`);
     await q.query(`ALTER TABLE devices ADD COLUMN uplink_retention_days integer CHECK (uplink_retention_days > 0)`);
+    // IMAGE_RETENTION_DAYS retires the oldest photographs first.
+    await q.query(`CREATE INDEX images_photo_live_idx ON images (ts_photo) WHERE deleted = 0`);
   }
 
   async down(): Promise<void> {

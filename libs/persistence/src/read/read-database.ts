@@ -29,7 +29,21 @@ const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
 
 const QUERY_CANCELED = '57014';
 /** Errors that say the server (not the statement) is gone: the read is tried on the primary. */
-const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+const SERVER_GONE = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+]);
 
 /**
  * Where reads that may be a moment stale go: the history, exports, series and searches a user

@@ -142,7 +142,9 @@ function rawValues(aliases: readonly string[], params: unknown[]): string[] {
 
 /** Per key j: n{j} values, s{j} their exact sum, lo{j}/hi{j} the extremes; n_all the uplinks. Over `u` and `v`. */
 function rawPartials(exprs: readonly string[]): string {
-  return ['count(*) AS n_all', ...exprs.map((_, j) => `count(v${j}) AS n${j}, sum(v${j}::numeric) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`)].join(', ');
+  return ['count(*) AS n_all', ...exprs.map((_, j) => `count(v${j}) AS n${j}, sum(v${j}::numeric) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`)].join(
+    ', ',
+  );
 }
 
 /** The same partials from a rollup row `r` (`m`: key → [n, sum, min, max]). */

@@ -23,7 +23,7 @@ export interface TimePartition {
 /** How long a partition's DDL may wait for a lock before it gives up and tries at the next run. */
 const DDL_LOCK_TIMEOUT_MS = 1_000;
 /** Orders concurrent creators of partitions on PostgreSQL (the key, with the table's position). */
-const PARTITION_LOCK = 7_362_201_002;
+const PARTITION_LOCK = 7_203;
 
 /** A missing partition: PostgreSQL refuses the row (check_violation) rather than inventing one. */
 export function isMissingPartition(error: unknown): boolean {
