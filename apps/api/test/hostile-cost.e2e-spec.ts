@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { accountOverHttp, call } from './support/fault-load';
-import { startProbe, type ProbeResult } from './support/latency-probe';
+import { judgedProbe, probeDuring, type ProbeResult, WITHIN_BOUNDS } from './support/latency-probe';
 import { freePort } from './support/ports';
 import { API_MAIN, composeEnvironment, composeIngestSecret, type Proc, sleep, startProcess, stopProcesses, waitReady } from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
@@ -16,14 +16,6 @@ import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } 
  * Only in the PostgreSQL + Redis pass: the jsonb limits the output caps guard against are
  * PostgreSQL's, and nothing here depends on the database otherwise, so one pass is enough.
  */
-/*
- * Two bounds on the probe's answers: nearly all (p99) within P99_BOUND_MS, and every one within
- * MAX_BOUND_MS. The defects this suite keeps fixed stalled the event loop for seconds; on a shared
- * 2-core VM a single answer past 250 ms also comes from the scheduler or a collection (seen once in
- * ~400 probes of an attack whose p99 was 75 ms), which the p99 bound tells apart from a stall.
- */
-const P99_BOUND_MS = 250;
-const MAX_BOUND_MS = 1_000;
 const ALLOCATING_ATTACK = 'looping, allocating and native-work codecs, 4 × 1,000 uplinks';
 const LOOP = 'function decodeUplink(input) { while (true) {} }';
 const ALLOCATE = 'function decodeUplink(input) { var a = []; while (true) { a.push(new Array(100000).fill(input.fPort)); } }';
@@ -47,16 +39,7 @@ suite(title, () => {
   const ingestSecret = composeIngestSecret();
 
   /** Whether every probe answer of the attack came back, within the bounds: checked last in each test. */
-  const expectWithinBound = (name: string) => {
-    const r = results[name]!;
-    const judged = (value: number, bound: number) => (Math.round(value) <= bound ? 'within bound' : `${Math.round(value)} ms`);
-    expect({ name, failed: r.failed, p99: judged(r.p99, P99_BOUND_MS), max: judged(r.max, MAX_BOUND_MS) }).toEqual({
-      name,
-      failed: 0,
-      p99: 'within bound',
-      max: 'within bound',
-    });
-  };
+  const expectWithinBound = (name: string) => expect(judgedProbe(name, results[name]!)).toEqual(WITHIN_BOUNDS(name));
 
   afterEach(() => {
     for (const name of pending.splice(0)) expectWithinBound(name);
@@ -65,20 +48,9 @@ suite(title, () => {
 
   /** Runs the attack under the probe; the test fails (after its own checks) when its probe answers pass the bounds. */
   async function underProbe<T>(name: string, attack: () => Promise<T>): Promise<T> {
-    const probe = startProbe(`${url}/health/live`, 50);
-    await sleep(200);
-    let outcome: T;
-    try {
-      outcome = await attack();
-    } finally {
-      await sleep(100);
-      results[name] = await probe.stop();
-      pending.push(name);
-    }
-    const r = results[name];
-    process.stdout.write(
-      `hostile cost: ${name}: ${r.n} probes, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (bounds: p99 ${P99_BOUND_MS} ms, max ${MAX_BOUND_MS} ms)\n`,
-    );
+    const { outcome, probe } = await probeDuring(`${url}/health/live`, name, attack);
+    results[name] = probe;
+    pending.push(name);
     return outcome;
   }
 

@@ -79,6 +79,11 @@ export interface PrivatePostgres {
   start(): Promise<void>;
   /** Stops the server and removes its directory; safe to call more than once, and after failures. */
   destroy(): void;
+  /**
+   * A streaming replica of this server (`pg_basebackup -R` into a directory of its own, another
+   * port), started and caught up; its `url` names the same database. Hot standby: read-only.
+   */
+  startReplica(): Promise<PrivatePostgres>;
 }
 
 /**
@@ -89,8 +94,29 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found: install postgresql or set PG_BIN');
   const started = Date.now();
-  const dir = mkdtempSync(join(tmpdir(), 'dts-pg-'));
+  const { dir, sockets } = privateDirectory('dts-pg-');
   const data = join(dir, 'data');
+  const port = await freePort();
+  try {
+    run(asPostgres([join(bin, 'initdb'), '-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']), 'initdb');
+    const server = privateServer(bin, dir, data, sockets, port, started);
+    await server.start();
+    const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    await admin.connect();
+    await admin.query('CREATE DATABASE dts');
+    await admin.end();
+    return server;
+  } catch (error) {
+    const [command, ...args] = asPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop']);
+    spawnSync(command, args, { timeout: 30_000 });
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A temporary directory with a socket directory in it, owned by `postgres` when we are root. */
+function privateDirectory(prefix: string): { dir: string; sockets: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const sockets = join(dir, 'sockets');
   mkdirSync(sockets);
   if (process.getuid?.() === 0) {
@@ -100,36 +126,29 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     for (const p of [dir, sockets]) chownSync(p, Number(pgUser.stdout), Number(pgGroup.stdout));
   }
   chmodSync(dir, 0o700);
-  const port = await freePort();
+  return { dir, sockets };
+}
+
+/** A server on `data` (made by initdb, or a base backup), not yet started. */
+function privateServer(bin: string, dir: string, data: string, sockets: string, port: number, started: number): PrivatePostgres {
   const log = join(dir, 'server.log');
   let destroyed = false;
   const pgCtl = (args: string[], timeoutMs = 60_000) => run(asPostgres([join(bin, 'pg_ctl'), '-D', data, ...args]), `pg_ctl ${args[0]}`, timeoutMs);
   const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60 -c shared_buffers=32MB`;
-  try {
-    run(asPostgres([join(bin, 'initdb'), '-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']), 'initdb');
-    pgCtl(['-o', options, '-l', log, '-w', '-t', '60', 'start']);
-    const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
-    await admin.connect();
-    await admin.query('CREATE DATABASE dts');
-    await admin.end();
-  } catch (error) {
-    const [command, ...args] = asPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop']);
-    spawnSync(command, args, { timeout: 30_000 });
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
   const url = `postgres://postgres@127.0.0.1:${port}/dts`;
-  return {
+  const server: PrivatePostgres = {
     url,
     port,
-    startupMs: Date.now() - started,
+    startupMs: 0,
     stop(mode = 'fast') {
       pgCtl(['-m', mode, '-w', '-t', '60', 'stop']);
     },
     async start() {
       pgCtl(['-o', options, '-l', log, '-w', '-t', '60', 'start']);
-      // `-w` waits for the server to accept connections; a query proves it serves the database.
-      const c = new Client({ connectionString: url });
+      server.startupMs = Date.now() - started;
+      // `-w` waits for the server to accept connections; a query proves it serves the database
+      // (before CREATE DATABASE, the maintenance database).
+      const c = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
       await c.connect();
       await c.end();
     },
@@ -142,7 +161,43 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       }
       rmSync(dir, { recursive: true, force: true });
     },
+    async startReplica() {
+      const at = Date.now();
+      const { dir: replicaDir, sockets: replicaSockets } = privateDirectory('dts-pg-replica-');
+      const replicaData = join(replicaDir, 'data');
+      const replicaPort = await freePort();
+      try {
+        // -R writes standby.signal and the primary's connection: it starts as a streaming hot standby.
+        // -c fast: a spread checkpoint (the default) would keep it waiting for minutes.
+        run(
+          asPostgres([
+            join(bin, 'pg_basebackup'),
+            '-h',
+            '127.0.0.1',
+            '-p',
+            String(port),
+            '-U',
+            'postgres',
+            '-D',
+            replicaData,
+            '-R',
+            '-X',
+            'stream',
+            '-c',
+            'fast',
+          ]),
+          'pg_basebackup',
+        );
+        const replica = privateServer(bin, replicaDir, replicaData, replicaSockets, replicaPort, at);
+        await replica.start();
+        return replica;
+      } catch (error) {
+        rmSync(replicaDir, { recursive: true, force: true });
+        throw error;
+      }
+    },
   };
+  return server;
 }
 
 export interface PrivateRedis {

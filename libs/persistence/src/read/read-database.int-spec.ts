@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:net';
+import { suiteDatabase } from '../testing/suite-database';
+import { QueryTimeoutError, ReadDatabase } from './read-database';
+
+/** ReadDatabase on both databases: the time bound of a user's read, and a replica that is gone. */
+describe('ReadDatabase', () => {
+  let url: string;
+  let embedded: boolean;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const db = await suiteDatabase('reads_bound', { maxConnections: 12 });
+    ({ url, embedded, stop } = db);
+  });
+  afterAll(() => stop?.());
+
+  it('ends a read past the statement timeout with QueryTimeoutError, and the next read is served', async () => {
+    const reads = new ReadDatabase({ primaryUrl: url, replicaUrl: null, poolSize: 2, statementTimeoutMs: 300, embedded });
+    try {
+      const started = Date.now();
+      const error = await reads.query('SELECT pg_sleep(3)').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QueryTimeoutError);
+      // PostgreSQL cancels the statement at 300 ms; the embedded database cannot, and the caller
+      // stops waiting at the same bound (its connection is closed).
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const again = Date.now();
+      expect(await reads.query<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+      // PostgreSQL: at once. Embedded: once the one backend has finished the abandoned sleep.
+      expect(Date.now() - again).toBeLessThan(embedded ? 4_000 : 1_000);
+    } finally {
+      await reads.onApplicationShutdown();
+    }
+  });
+
+  it('reads from the primary at once when the replica does not answer, and leaves the replica alone a while', async () => {
+    // A "replica" that accepts connections and never speaks: the connect timeout ends the wait.
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const reads = new ReadDatabase({
+      primaryUrl: url,
+      replicaUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      poolSize: 2,
+      statementTimeoutMs: 5_000,
+      embedded: false,
+    });
+    try {
+      expect(reads.onReplica).toBe(true);
+      const started = Date.now();
+      expect(await reads.query<{ n: number }>('SELECT 2 AS n')).toEqual([{ n: 2 }]);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(reads.onReplica).toBe(false);
+      const next = Date.now();
+      await reads.query('SELECT 3');
+      expect(Date.now() - next).toBeLessThan(500);
+    } finally {
+      await reads.onApplicationShutdown();
+      silent.close();
+    }
+  });
+});
