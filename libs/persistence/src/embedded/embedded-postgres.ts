@@ -65,12 +65,14 @@ function takeLock(dataDir: string): () => void {
  * protocol on loopback, so that TypeORM, pg and BullMQ use it exactly as they use a real server,
  * and a slow statement holds that thread, never the caller's event loop (pglite-host.ts).
  * `dataDir` null keeps everything in memory (tests). `onLost` is called when the database's
- * thread ends without being stopped: nothing can be served after that.
+ * thread ends without being stopped: nothing can be served after that. `withoutTemplate`: a new
+ * database is made by initdb rather than from the migrated template (a test of a migration itself).
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string | null;
   maxConnections: number;
   onLost?: (error: Error) => void;
+  withoutTemplate?: boolean;
 }): Promise<EmbeddedPostgres> {
   let release = () => undefined as void;
   let dataPath: string | null = null;
@@ -82,7 +84,7 @@ export async function startEmbeddedPostgres(options: {
   try {
     // A new database (in memory, or a DATA_DIR PGlite has not initialised) starts from the template.
     const isNew = !dataPath || !existsSync(join(dataPath, 'PG_VERSION'));
-    const templatePath = isNew ? await ensureEmbeddedTemplate() : null;
+    const templatePath = isNew && !options.withoutTemplate ? await ensureEmbeddedTemplate() : null;
     // Connections beyond maxConnections are refused, so it must cover every pool.
     const host = await startPgliteHost({ dataPath, templatePath, maxConnections: options.maxConnections }, options.onLost);
     let stopped = false;

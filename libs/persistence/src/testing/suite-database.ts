@@ -12,12 +12,16 @@ export interface SuiteDatabase {
 /**
  * A database of its own for a test suite (this library's and those built on it): a new one on
  * TEST_DATABASE_URL's server when it is set (dropped by `stop`), else an in-memory embedded
- * PostgreSQL allowing `maxConnections`. Migrations are the suite's to run.
+ * PostgreSQL allowing `maxConnections`. Migrations are the suite's to run (an embedded one starts
+ * from the migrated template unless `empty`).
  */
-export async function suiteDatabase(prefix: string, { maxConnections = 10 }: { maxConnections?: number } = {}): Promise<SuiteDatabase> {
+export async function suiteDatabase(
+  prefix: string,
+  { maxConnections = 10, empty = false }: { maxConnections?: number; empty?: boolean } = {},
+): Promise<SuiteDatabase> {
   const real = process.env.TEST_DATABASE_URL || null;
   if (!real) {
-    const db = await startEmbeddedPostgres({ dataDir: null, maxConnections });
+    const db = await startEmbeddedPostgres({ dataDir: null, maxConnections, withoutTemplate: empty });
     return { url: db.url, embedded: true, stop: () => db.stop() };
   }
   const admin = async (sql: string) => {
