@@ -33,3 +33,4 @@ export * from './repositories/codecs.repository';
 export * from './repositories/commands.repository';
 export * from './repositories/networks.repository';
 export * from './sql/statements';
+export * from './citus-layout';
