@@ -8,7 +8,16 @@ const unitAndIntegration = ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.in
  * after the rest, one file at a time (tools/test.mjs), so that no other suite competes with them
  * for the machine's cores. Their own project, `api-serial`.
  */
-const SERIAL = ['abuse-limits', 'faults-services', 'faults-processes', 'hostile-cost', 'hostile-cost-embedded', 'integrations-faults', 'proxy-enumeration'];
+const SERIAL = [
+  'abuse-limits',
+  'faults-services',
+  'faults-processes',
+  'hostile-cost',
+  'hostile-cost-embedded',
+  'integrations-fairness',
+  'integrations-faults',
+  'proxy-enumeration',
+];
 
 /**
  * Suites the database makes no difference to: pure code, or processes that always run on an

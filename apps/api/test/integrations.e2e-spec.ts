@@ -362,3 +362,139 @@ describe('integrations behind the SSRF guard', () => {
     expect(await who.client.integrations.list()).toEqual([]);
   });
 });
+
+/**
+ * Redelivery against a failing attempt in flight (docs/api.md §18), step by step: the receiver holds
+ * each attempt until the test answers it. The delivery is given a past of 20 attempts while its first
+ * is held, so that its second attempt's failure asks for a backoff of about an hour: only the
+ * redelivery asked for meanwhile can bring the next attempt soon.
+ */
+describe('redelivery while a failing attempt is in flight', () => {
+  let svc: TestService;
+  let ds: DataSource;
+  let who: Account;
+  const receiver = new WebhookReceiver();
+  /** Long enough that a held attempt never times out while the test works (a loaded machine included). */
+  const TIMEOUT_MS = 20_000;
+
+  beforeAll(async () => {
+    await receiver.start();
+    svc = await startTestService({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '100000', INTEGRATION_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    ds = svc.app.get<DataSource>(getDataSourceToken());
+    who = await accountWithCredentials(svc, 'redeliverer');
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await receiver.stop();
+  });
+
+  /** Polls `read` until `done` holds of its answer (bounded), and returns that answer. */
+  const until = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await read();
+      if (done(v)) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+      await sleep(25);
+    }
+  };
+  const laneOf = async (hook: number) =>
+    at(
+      (await ds.query(
+        `SELECT next_at <= now() AS due, next_at > now() + interval '10 minutes' AS backing_off FROM integration_lanes WHERE integration_id = $1`,
+        [hook],
+      )) as { due: boolean | null; backing_off: boolean | null }[],
+      0,
+      'lane',
+    );
+  const deliveryOf = async (hook: number) =>
+    at(
+      (await ds.query(
+        `SELECT id::text AS id, state, attempts, next_attempt_at <= now() AS due FROM integration_deliveries WHERE integration_id = $1 ORDER BY id`,
+        [hook],
+      )) as { id: string; state: string; attempts: number; due: boolean | null }[],
+      0,
+      'delivery',
+    );
+
+  /**
+   * A device's uplink to a webhook whose receiver holds the first two attempts until told and
+   * answers 200 from the third. Resolves once the second attempt, whose failure backs off for about
+   * an hour, is held; `refuse` answers it 503.
+   */
+  const heldFailingAttempt = async (path: string) => {
+    const eui = newEui();
+    await who.client.devices.register(eui, { decoder_ref: 2 });
+    const hook = await who.client.integrations.create({
+      name: path,
+      kind: 'webhook',
+      url: `${receiver.url}${path}`,
+      events: ['uplink'],
+      devices: { euis: [eui] },
+    });
+    receiver.secret(path, hook.secret!);
+    const answers: ((status: number) => void)[] = [];
+    receiver.answer(path, () => (answers.length < 2 ? new Promise<number>((resolve) => answers.push(resolve)) : 200));
+    await svc
+      .http()
+      .post('/ingest/rest')
+      .set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET)
+      .send([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }])
+      .expect(202);
+    await receiver.until('the first attempt to be held', () => answers.length === 1);
+    // The worker counts from the stored attempts: the first failure makes them 20, and the second's backoff is capped (an hour, 50–100 %).
+    await ds.query(`UPDATE integration_deliveries SET attempts = 19 WHERE integration_id = $1`, [hook.uid]);
+    at(answers, 0)(503);
+    await receiver.until('the second attempt to be held', () => answers.length === 2, 10_000);
+    expect(await deliveryOf(hook.uid)).toMatchObject({ state: 'pending', attempts: 20 });
+    return { hook: hook.uid, eui, refuse: () => at(answers, 1)(503) };
+  };
+
+  it('sends the redelivery once the attempt has failed, not after its backoff, and never beside it', async () => {
+    const { hook, refuse } = await heldFailingAttempt('/inflight');
+    const { id } = await deliveryOf(hook);
+    expect(await who.client.integrations.redeliver(hook, Number(id))).toMatchObject({ id: Number(id), state: 'pending' });
+    // The lane stays its holder's: not due, so no second attempt starts beside the one in flight.
+    expect(await laneOf(hook)).toMatchObject({ due: false, backing_off: false });
+
+    const refused = Date.now();
+    refuse();
+    await receiver.waitFor('/inflight', (l) => l.length >= 1, 10_000);
+    const resentIn = Date.now() - refused;
+    const done = await until(
+      'the redelivery to be recorded',
+      () => deliveryOf(hook),
+      (d) => d.state !== 'pending',
+    );
+    expect(done).toMatchObject({ state: 'delivered', attempts: 22 });
+    expect(receiver.attempts.get(at(receiver.at('/inflight'), 0).id)).toBe(3);
+    expect(receiver.peakOpenPerDevice.get('/inflight')).toBe(1);
+    process.stdout.write(`redelivery during a failing attempt: sent again ${resentIn} ms after the refusal\n`);
+    // Well under the hour the failure asked for.
+    expect(resentIn).toBeLessThan(10_000);
+  });
+
+  it('lets a new event wait out the backoff of a failure in flight (only a redelivery cuts it)', async () => {
+    const { hook, eui, refuse } = await heldFailingAttempt('/newer');
+    await svc
+      .http()
+      .post('/ingest/rest')
+      .set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET)
+      .send([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 2 }), fcnt: 2 }])
+      .expect(202);
+    await until(
+      'the new event’s delivery',
+      async () => (await ds.query(`SELECT count(*)::int AS n FROM integration_deliveries WHERE integration_id = $1`, [hook]))[0].n as number,
+      (n) => n === 2,
+    );
+    refuse();
+    // Released after the failure: due in about an hour (while held it is due at the lease's end, a minute away).
+    await until(
+      'the failure to be recorded and the lane released',
+      () => laneOf(hook),
+      (l) => l.backing_off === true,
+    );
+    expect(await deliveryOf(hook)).toMatchObject({ state: 'pending', attempts: 21, due: false });
+    expect(receiver.requests.get('/newer')).toBe(2);
+  });
+});

@@ -10,6 +10,8 @@ export interface Received {
   headers: IncomingMessage['headers'];
   /** Whether the signature verified with the secret given for the path (standardwebhooks' own verifier). */
   verified: boolean | null;
+  /** When the request's body had arrived (Date.now()). */
+  receivedAt: number;
 }
 
 /**
@@ -21,7 +23,19 @@ export class WebhookReceiver {
   /** Every request by its `webhook-id`, however it was answered (or not). */
   readonly attempts = new Map<string, number>();
   private readonly secrets = new Map<string, string>();
-  private readonly answers = new Map<string, (r: Received) => number | 'hang'>();
+  private readonly answers = new Map<string, (r: Received) => number | 'hang' | Promise<number>>();
+  /** Requests answered 'hang' (or still waiting for a deferred answer) whose connection is still open, by path. */
+  private readonly held = new Map<string, Set<Received>>();
+  /** Requests not answered yet (held or not), by path. */
+  private readonly open = new Map<string, Set<Received>>();
+  /** Requests received, however answered, by path. */
+  readonly requests = new Map<string, number>();
+  /** The most requests held open at once, by path. */
+  readonly peakHeld = new Map<string, number>();
+  /** The most requests in progress at once for one device at a path (one integration's lane): more than 1 is a lane sent twice at once. */
+  readonly peakOpenPerDevice = new Map<string, number>();
+  /** The most requests held open at once, all paths together. */
+  peakHeldAll = 0;
   private server!: Server;
   private readonly sockets = new Set<Socket>();
   url = '';
@@ -47,13 +61,30 @@ export class WebhookReceiver {
     this.secrets.set(path, secret);
   }
 
-  /** How to answer requests to `path` (default 200). */
-  answer(path: string, how: (r: Received) => number | 'hang'): void {
+  /**
+   * How to answer requests to `path` (default 200): a status, 'hang' (the request is read and never
+   * answered: a receiver that accepts and goes silent), or a promise of a status (held until it settles).
+   */
+  answer(path: string, how: (r: Received) => number | 'hang' | Promise<number>): void {
     this.answers.set(path, how);
   }
 
   at(path: string): Received[] {
     return this.received.get(path) ?? [];
+  }
+
+  /** Requests at `path` held unanswered whose connection the sender has not closed yet. */
+  heldAt(path: string): Received[] {
+    return [...(this.held.get(path) ?? [])];
+  }
+
+  /** Waits, polling, until `predicate` holds; throws naming `what` after `timeoutMs`. */
+  async until(what: string, predicate: () => boolean, timeoutMs = 20_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
   }
 
   /** Waits until `path` has received `n` requests that were answered 2xx (or any, counting all). */
@@ -88,16 +119,41 @@ export class WebhookReceiver {
       } catch {
         body = {} as EventWire;
       }
-      const record: Received = { id: String(req.headers['webhook-id']), body, raw, headers: req.headers, verified };
+      const record: Received = { id: String(req.headers['webhook-id']), body, raw, headers: req.headers, verified, receivedAt: Date.now() };
       this.attempts.set(record.id, (this.attempts.get(record.id) ?? 0) + 1);
-      const status = this.answers.get(path)?.(record) ?? 200;
-      if (status === 'hang') return;
-      if (status >= 200 && status < 300) {
-        const list = this.received.get(path) ?? [];
-        list.push(record);
-        this.received.set(path, list);
-      }
-      res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status >= 300 ? 'receiver down on purpose' : 'ok');
+      this.requests.set(path, (this.requests.get(path) ?? 0) + 1);
+      const open = this.open.get(path) ?? new Set<Received>();
+      this.open.set(path, open);
+      open.add(record);
+      res.on('close', () => open.delete(record));
+      const sameDevice = [...open].filter((r) => r.body.devEUI === record.body.devEUI).length;
+      this.peakOpenPerDevice.set(path, Math.max(this.peakOpenPerDevice.get(path) ?? 0, sameDevice));
+      const how = this.answers.get(path)?.(record) ?? 200;
+      if (typeof how === 'number') return this.reply(path, record, res, how);
+      this.hold(path, record, res);
+      if (how !== 'hang') void how.then((status) => (res.destroyed ? undefined : this.reply(path, record, res, status)));
     });
+  }
+
+  /** Counts a request held open until its connection closes (the sender gave up, or the answer went). */
+  private hold(path: string, record: Received, res: ServerResponse): void {
+    const held = this.held.get(path) ?? new Set<Received>();
+    this.held.set(path, held);
+    held.add(record);
+    this.peakHeld.set(path, Math.max(this.peakHeld.get(path) ?? 0, held.size));
+    this.peakHeldAll = Math.max(
+      this.peakHeldAll,
+      [...this.held.values()].reduce((n, set) => n + set.size, 0),
+    );
+    res.on('close', () => held.delete(record));
+  }
+
+  private reply(path: string, record: Received, res: ServerResponse, status: number): void {
+    if (status >= 200 && status < 300) {
+      const list = this.received.get(path) ?? [];
+      list.push(record);
+      this.received.set(path, list);
+    }
+    res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status >= 300 ? 'receiver down on purpose' : 'ok');
   }
 }

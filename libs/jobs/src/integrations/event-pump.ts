@@ -10,8 +10,10 @@ export const SWEEP_MS = 1_000;
 /**
  * Keeps events flowing in every worker process: an uplink or command notice on the live bus (from
  * any instance) wakes the router at once; the router wakes the dispatcher when it queued
- * deliveries; and a sweep every second catches what no notice announced (images, a notice lost
- * while the bus reconnected, a lane whose backoff ended, a lease left by a dead worker).
+ * deliveries; a deleted or disabled integration's notice makes the dispatcher abandon its attempts
+ * in flight; and a sweep every second catches what no notice announced (images, a notice lost while
+ * the bus reconnected, a lane whose backoff ended, a lease left by a dead worker, attempts held for
+ * an integration that is gone).
  */
 @Injectable()
 export class EventPump implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -30,6 +32,8 @@ export class EventPump implements OnApplicationBootstrap, BeforeApplicationShutd
     try {
       this.unlisten = await this.bus.listen((signal) => {
         if (signal.kind === 'uplinks' || signal.kind === 'command' || signal.kind === 'resync') this.router.wake();
+        if (signal.kind === 'integration') this.dispatcher.abandon(signal.integration, 'the integration was deleted or disabled');
+        if (signal.kind === 'resync') void this.dispatcher.check();
       });
     } catch (error) {
       // The sweep still routes everything, a second later.
@@ -38,6 +42,7 @@ export class EventPump implements OnApplicationBootstrap, BeforeApplicationShutd
     this.timer = setInterval(() => {
       this.router.wake();
       this.dispatcher.wake();
+      void this.dispatcher.check();
     }, SWEEP_MS);
     this.router.wake();
     this.dispatcher.wake();

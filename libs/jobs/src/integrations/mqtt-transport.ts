@@ -48,14 +48,20 @@ export class MqttTransport implements OnApplicationShutdown {
     this.sweeper.unref();
   }
 
-  async publish(settings: BrokerSettings, topic: string, body: string, qos: 0 | 1): Promise<AttemptOutcome> {
+  /**
+   * One attempt, within INTEGRATION_TIMEOUT_MS in all (a first connection's handshake included), or
+   * until `signal` abandons it.
+   */
+  async publish(settings: BrokerSettings, topic: string, body: string, qos: 0 | 1, signal?: AbortSignal): Promise<AttemptOutcome> {
     const started = performance.now();
     const fail = (error: string): AttemptOutcome => ({ ok: false, status: null, latencyMs: performance.now() - started, error, gone: false });
     const connection = this.connection(settings);
     if (!connection) return fail('the broker URL is not mqtt:// or mqtts://');
     try {
-      await this.connected(connection);
-      await withTimeout(connection.client.publishAsync(topic, body, { qos }), this.config.integrations.timeoutMs, 'no acknowledgement from the broker');
+      const attempt = this.connected(connection).then(() => connection.client.publishAsync(topic, body, { qos }));
+      await bounded(attempt, this.config.integrations.timeoutMs, signal, () =>
+        connection.client.connected ? 'no acknowledgement from the broker' : 'no connection to the broker in time',
+      );
       return { ok: true, status: null, latencyMs: performance.now() - started, error: null, gone: false };
     } catch (error) {
       return fail(errorText(error));
@@ -154,9 +160,18 @@ export class MqttTransport implements OnApplicationShutdown {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() =>
-    clearTimeout(timer),
-  );
+/** `promise`, or a rejection after `ms` (saying `timedOut()`) or when `signal` aborts, whichever comes first. */
+function bounded<T>(promise: Promise<T>, ms: number, signal: AbortSignal | undefined, timedOut: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(timedOut())), ms);
+    onAbort = () => reject(new Error(`abandoned: ${signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason)}`));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, stop]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
 }

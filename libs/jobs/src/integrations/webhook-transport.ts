@@ -20,8 +20,11 @@ export class WebhookTransport implements OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  /** `key`: the secret's bytes; `id`: the event's id (`webhook-id`, the same on every retry). */
-  async send(url: string, key: Uint8Array, id: string, body: string): Promise<AttemptOutcome> {
+  /**
+   * `key`: the secret's bytes; `id`: the event's id (`webhook-id`, the same on every retry). The whole
+   * exchange, connection and answer included, ends at INTEGRATION_TIMEOUT_MS, or when `signal` abandons it.
+   */
+  async send(url: string, key: Uint8Array, id: string, body: string, signal?: AbortSignal): Promise<AttemptOutcome> {
     const timestamp = Math.floor(Date.now() / 1000);
     const mac = createHmac('sha256', key)
       .update(webhookSignedContent(id, timestamp, body))
@@ -41,6 +44,7 @@ export class WebhookTransport implements OnApplicationShutdown {
         timeoutMs: this.config.integrations.timeoutMs,
         allowPrivate: this.config.outboundAllowPrivate,
         agent: url.startsWith('https:') ? this.https : this.http,
+        signal,
       });
       const latencyMs = performance.now() - started;
       if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, latencyMs, error: null, gone: false };

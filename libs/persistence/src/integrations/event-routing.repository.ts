@@ -143,8 +143,10 @@ export class EventRoutingRepository {
         [d.map((x) => x.integration_id), d.map((x) => x.event_id), d.map((x) => x.device_id)],
       );
       await tx.query(
-        `INSERT INTO integration_lanes (integration_id, device_id, next_at, added)
-         SELECT integration_id, device_id, now(), count(*) FROM unnest($1::int[], $2::int[]) AS x(integration_id, device_id) GROUP BY 1, 2 ORDER BY 1, 2
+        `INSERT INTO integration_lanes (integration_id, device_id, account_id, next_at, added)
+         SELECT x.integration_id, x.device_id, i.account_id, now(), count(*)
+         FROM unnest($1::int[], $2::int[]) AS x(integration_id, device_id) JOIN integrations i ON i.uid = x.integration_id
+         GROUP BY 1, 2, 3 ORDER BY 1, 2
          ON CONFLICT (integration_id, device_id) DO UPDATE SET added = integration_lanes.added + excluded.added,
            next_at = coalesce(integration_lanes.next_at, now())`,
         [d.map((x) => x.integration_id), d.map((x) => x.device_id)],

@@ -140,8 +140,13 @@ export class IntegrationsRepository {
       );
       if (rows.length === 0) return null;
       if (c.enabled === true) {
+        // A lane a worker still holds is not made due beside it (it would be sent twice at once): it is
+        // asked for as a redelivery is, and its release makes it due.
         await tx.query(
-          `UPDATE integration_lanes l SET next_at = now() WHERE l.integration_id = $1
+          `UPDATE integration_lanes l SET
+             next_at = CASE WHEN l.held_until > now() THEN coalesce(l.next_at, l.held_until) ELSE now() END,
+             redelivered = CASE WHEN l.held_until > now() THEN l.redelivered + 1 ELSE l.redelivered END
+           WHERE l.integration_id = $1
              AND EXISTS (SELECT 1 FROM integration_deliveries d WHERE d.integration_id = l.integration_id AND d.device_id = l.device_id AND d.state = 'pending')`,
           [uid],
         );
@@ -167,6 +172,13 @@ export class IntegrationsRepository {
   }
 
   // ---- The worker's view of an integration's health ----
+
+  /** Of `uids`, those that still exist and are enabled: the worker abandons its attempts to the others. */
+  async enabledAmong(uids: readonly number[]): Promise<Set<number>> {
+    if (uids.length === 0) return new Set();
+    const rows: { uid: number }[] = await this.ds.query('SELECT uid FROM integrations WHERE uid = ANY($1::int[]) AND enabled', [uids]);
+    return new Set(rows.map((r) => r.uid));
+  }
 
   /** A delivery succeeded: the integration is no longer failing. Written only on a change (or once a minute), not per delivery. */
   async succeeded(uid: number): Promise<void> {
@@ -197,7 +209,9 @@ export class IntegrationsRepository {
       [uid, error.slice(0, 500), disableAfterMs, gone],
     );
     const disabled = rows[0]?.disabled ?? false;
-    if (disabled) await this.ds.query('UPDATE integration_lanes SET next_at = NULL WHERE integration_id = $1', [uid]);
+    // A held lane keeps its lease's end: its holder's release decides, and if the holder died the lane must still come due.
+    if (disabled)
+      await this.ds.query('UPDATE integration_lanes SET next_at = NULL WHERE integration_id = $1 AND NOT coalesce(held_until > now(), false)', [uid]);
     return disabled;
   }
 }

@@ -1,13 +1,14 @@
 import { liveEchoOf, type LiveNotice, packLiveNotices, unpackLiveNotices } from './live-notices';
 
 describe('live notices on the wire', () => {
-  it('round-trips uplink, command, alert and image notices', () => {
+  it('round-trips uplink, command, alert, image, credential and integration notices', () => {
     const notices: LiveNotice[] = [
       { kind: 'uplinks', device: 7, newest: '9007199254740993' },
       { kind: 'command', device: 7, command: 42 },
       { kind: 'alert', device: 7, alert: '12' },
       { kind: 'image', device: 7, image: 5 },
       { kind: 'credentials', account: 3 },
+      { kind: 'integration', integration: 9 },
     ];
     const messages = packLiveNotices(notices);
     expect(messages).toHaveLength(1);

@@ -19,7 +19,12 @@ export type LiveNotice =
    * deleted): every instance re-validates the credentials its open streams of the account were
    * opened with, and ends the streams whose credential no longer holds.
    */
-  | { kind: 'credentials'; account: number };
+  | { kind: 'credentials'; account: number }
+  /**
+   * The integration was deleted or disabled: every worker abandons its attempts to it in flight, so
+   * that they stop holding the worker's lanes (and the account's share of them) at once.
+   */
+  | { kind: 'integration'; integration: number };
 
 /** What a listener hears: notices, and `resync` after the transport reconnected (notices may have been lost). */
 export type LiveSignal = LiveNotice | { kind: 'resync' };
@@ -27,7 +32,7 @@ export type LiveSignal = LiveNotice | { kind: 'resync' };
 /** Leaves room below PostgreSQL's 8,000-byte payload limit. */
 const MAX_MESSAGE_BYTES = 7_000;
 
-type Wire = ['u', number, string] | ['c', number, number] | ['l', number, string] | ['i', number, number] | ['a', number];
+type Wire = ['u', number, string] | ['c', number, number] | ['l', number, string] | ['i', number, number] | ['a', number] | ['n', number];
 /**
  * The publisher's own mark after its notices (publish with `heard`): when its subscription hears
  * it, the message has reached every subscriber. Not a notice: listeners never see it, and an
@@ -47,6 +52,8 @@ function toWire(n: LiveNotice): Wire {
       return ['i', n.device, n.image];
     case 'credentials':
       return ['a', n.account];
+    case 'integration':
+      return ['n', n.integration];
   }
 }
 
@@ -57,6 +64,7 @@ function fromWire(w: unknown): LiveNotice | null {
   if (w[0] === 'l' && typeof w[2] === 'string' && /^\d{1,19}$/.test(w[2])) return { kind: 'alert', device: w[1], alert: w[2] };
   if (w[0] === 'i' && typeof w[2] === 'number') return { kind: 'image', device: w[1], image: w[2] };
   if (w[0] === 'a' && w.length === 2) return { kind: 'credentials', account: w[1] };
+  if (w[0] === 'n' && w.length === 2) return { kind: 'integration', integration: w[1] };
   return null;
 }
 

@@ -20,6 +20,7 @@ import { SimulatedNetworkQueue1795772000000 } from './1795772000000-simulated-ne
 import { EventCapturePlan1795780000000 } from './1795780000000-event-capture-plan';
 import { IngestTargetNotices1795790000000 } from './1795790000000-ingest-target-notices';
 import { CommandsWaitingIndex1795800000000 } from './1795800000000-commands-waiting-index';
+import { DeliveryFairness1795810000000 } from './1795810000000-delivery-fairness';
 import { TimePartitions1795830000000 } from './1795830000000-time-partitions';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   EventCapturePlan1795780000000,
   IngestTargetNotices1795790000000,
   CommandsWaitingIndex1795800000000,
+  DeliveryFairness1795810000000,
   TimePartitions1795830000000,
 ];

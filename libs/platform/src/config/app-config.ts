@@ -89,8 +89,9 @@ export interface AppConfig {
   /**
    * Outbound integrations and alerts: how long a failing delivery is retried, after how long of
    * nothing but failures an integration is disabled, one attempt's timeout, how many deliveries
-   * may wait per integration, how long routed events are kept, lanes in flight per worker, and how
-   * often the offline check runs.
+   * may wait per integration, how long routed events are kept, lanes in flight per worker and of
+   * those at most how many one account's (never more than `concurrency`), and how often the offline
+   * check runs.
    */
   readonly integrations: {
     readonly retryWindowMs: number;
@@ -99,6 +100,7 @@ export interface AppConfig {
     readonly outboxLimit: number;
     readonly eventRetentionMs: number;
     readonly concurrency: number;
+    readonly accountConcurrency: number;
     readonly offlineCheckMs: number;
   };
   /** Bearer token GET /metrics requires; null: /metrics is public (keep it on an internal network). */

@@ -55,6 +55,13 @@ export class IntegrationsEnvironment extends LimitsEnvironment {
   @Transform(toInt)
   @IsInt()
   @Min(1)
+  @Max(256)
+  INTEGRATION_ACCOUNT_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   @Max(3_600)
   OFFLINE_CHECK_SECONDS?: number;
 }
@@ -66,17 +73,21 @@ export const INTEGRATIONS_ENVIRONMENT_NAMES = [
   'INTEGRATION_OUTBOX_LIMIT',
   'INTEGRATION_EVENT_RETENTION_DAYS',
   'INTEGRATION_CONCURRENCY',
+  'INTEGRATION_ACCOUNT_CONCURRENCY',
   'OFFLINE_CHECK_SECONDS',
 ] as const satisfies readonly (keyof IntegrationsEnvironment)[];
 
 export function integrationsConfig(env: IntegrationsEnvironment): AppConfig['integrations'] {
+  const concurrency = env.INTEGRATION_CONCURRENCY ?? 16;
   return {
     retryWindowMs: (env.INTEGRATION_RETRY_WINDOW_SECONDS ?? 86_400) * 1000,
     disableAfterMs: (env.INTEGRATION_DISABLE_AFTER_SECONDS ?? 86_400) * 1000,
     timeoutMs: env.INTEGRATION_TIMEOUT_MS ?? 10_000,
     outboxLimit: env.INTEGRATION_OUTBOX_LIMIT ?? 100_000,
     eventRetentionMs: (env.INTEGRATION_EVENT_RETENTION_DAYS ?? 7) * 86_400_000,
-    concurrency: env.INTEGRATION_CONCURRENCY ?? 16,
+    concurrency,
+    // A quarter by default: one account whose receiver hangs holds 4 of 16 lanes, the other 12 go on.
+    accountConcurrency: Math.min(concurrency, env.INTEGRATION_ACCOUNT_CONCURRENCY ?? Math.ceil(concurrency / 4)),
     offlineCheckMs: (env.OFFLINE_CHECK_SECONDS ?? 30) * 1000,
   };
 }

@@ -52,6 +52,8 @@ export interface OutboundRequest {
    * through the guarded lookup. Default: a connection per request.
    */
   agent?: Agent;
+  /** Ends the exchange before its timeout (the caller no longer wants the answer); rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -79,7 +81,18 @@ export function outboundRequest(rawUrl: string, req: OutboundRequest): Promise<O
     if (!req.allowPrivate && isIP(host) && isForbiddenAddress(host))
       return reject(new ForbiddenAddressError(`host ${host} is a loopback, link-local or private address`));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const signal = AbortSignal.timeout(req.timeoutMs);
+    const timeout = AbortSignal.timeout(req.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+    const failed = (error: Error) =>
+      reject(
+        timeout.aborted
+          ? Object.assign(new Error('timed out'), { name: 'TimeoutError' })
+          : req.signal?.aborted
+            ? Object.assign(new Error(`abandoned: ${String(req.signal.reason instanceof Error ? req.signal.reason.message : req.signal.reason)}`), {
+                name: 'AbortError',
+              })
+            : error,
+      );
     const outgoing = send(
       url,
       {
@@ -97,10 +110,11 @@ export function outboundRequest(rawUrl: string, req: OutboundRequest): Promise<O
           if (size <= 1024 * 1024) chunks.push(chunk);
         });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
+        // Aborted mid-body (the timeout, the caller) the answer ends in an error too: said the same way.
+        res.on('error', failed);
       },
     );
-    outgoing.on('error', (error: Error) => reject(signal.aborted ? Object.assign(new Error('timed out'), { name: 'TimeoutError' }) : error));
+    outgoing.on('error', failed);
     outgoing.end(req.body);
   });
 }

@@ -11,7 +11,7 @@ import {
   normalizeDeviceFilter,
   normalizeEui,
 } from '@dts/domain';
-import { DeliveriesRepository, type IntegrationChanges, IntegrationsRepository } from '@dts/persistence';
+import { DeliveriesRepository, type IntegrationChanges, IntegrationsRepository, LiveBus } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, brokerUrlProblem, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
@@ -31,6 +31,7 @@ export class IntegrationsService {
     private readonly integrations: IntegrationsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly crypto: TokenCryptoService,
+    private readonly bus: LiveBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,11 +73,13 @@ export class IntegrationsService {
     const changes = await this.checked(me, existing.kind, dto);
     const row = await this.integrations.update(me.accountId, uid, changes);
     if (!row) throw ApiException.notFound('integration', 'uid');
+    if (changes.enabled === false) await this.released(uid);
     return toIntegrationWire(row);
   }
 
   async delete(me: AuthPrincipal, uid: number): Promise<{ uid: number; deleted: true }> {
     if (!(await this.integrations.delete(me.accountId, uid))) throw ApiException.notFound('integration', 'uid');
+    await this.released(uid);
     return { uid, deleted: true };
   }
 
@@ -91,6 +94,15 @@ export class IntegrationsService {
     const row = await this.deliveries.redeliver(uid, String(id));
     if (!row) throw ApiException.notFound('delivery', 'id');
     return toDeliveryWire(row);
+  }
+
+  /**
+   * Deleted or disabled (stored): the workers abandon their attempts to it in flight at once instead
+   * of holding the account's lanes until each attempt's timeout. A notice lost on the way is made up
+   * by each worker's check of what it holds, every second.
+   */
+  private async released(uid: number): Promise<void> {
+    await this.bus.publish([{ kind: 'integration', integration: uid }]);
   }
 
   private async require(me: AuthPrincipal, uid: number) {

@@ -163,6 +163,9 @@ export class LiveFeedService implements OnModuleDestroy {
       case 'credentials':
         // LiveStreamsService re-validates every stream's credential.
         return;
+      case 'integration':
+        // For the delivery dispatcher: nothing a live feed shows.
+        return;
       case 'resync':
         // Notices may have been lost while the subscription was down: read how far each device is.
         for (const hub of this.subs.hubs.values()) {
