@@ -89,8 +89,9 @@ export interface AppConfig {
   /**
    * Outbound integrations and alerts: how long a failing delivery is retried, after how long of
    * nothing but failures an integration is disabled, one attempt's timeout, how many deliveries
-   * may wait per integration, how long routed events are kept, lanes in flight per worker, and how
-   * often the offline check runs.
+   * may wait per integration, how long routed events are kept, lanes in flight per worker, how
+   * often the offline check runs, and the broker ports allowed although they are well-known ports
+   * of other services (REFUSED_BROKER_PORTS).
    */
   readonly integrations: {
     readonly retryWindowMs: number;
@@ -100,6 +101,7 @@ export interface AppConfig {
     readonly eventRetentionMs: number;
     readonly concurrency: number;
     readonly offlineCheckMs: number;
+    readonly mqttAllowedPorts: readonly number[];
   };
   /** Bearer token GET /metrics requires; null: /metrics is public (keep it on an internal network). */
   readonly metricsToken: Secret | null;
