@@ -12,6 +12,16 @@ export type CallWatch = (deadline: number) => void;
 const failed = (error: string): DecodeResult => ({ decoded: {}, valid: false, error, measurements: { ...NO_MEASUREMENTS } });
 
 /**
+ * An application FPort from an encoder's answer: `fPort`, a number, in the convention; Tektelic's
+ * published encoders answer `port` instead, as decimal text (`{bytes, port: "100"}`, their
+ * configuration port), read when `fPort` is absent. Anything else is no port (the default applies).
+ */
+function encodedPort(value: unknown, text: boolean): number | null {
+  const port = typeof value === 'number' ? value : text && typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(port) && port >= 1 && port <= 223 ? port : null;
+}
+
+/**
  * Runs vendor codecs (`decodeUplink({bytes, fPort})`, the LoRaWAN codec convention) in QuickJS
  * compiled to WebAssembly: no Node APIs, no network, a memory cap and a deadline per call. A codec
  * that throws, loops, exhausts its memory or returns junk yields an invalid result; the process is
@@ -136,7 +146,7 @@ export class CodecSandbox {
 
   /**
    * Encodes a downlink with the codec's encodeDownlink({data}) (`{bytes, fPort, warnings, errors}`
-   * in the codec convention); a string says why it could not.
+   * in the codec convention), `data` passed as given; a string says why it could not.
    */
   encode(key: string, script: string, data: Record<string, unknown>): { bytes: Uint8Array; fPort: number | null } | string {
     const entry = this.entryFor(key, script);
@@ -145,7 +155,7 @@ export class CodecSandbox {
     if (!kind.ok || kind.value !== 'function') return 'the codec has no encodeDownlink function';
     const result = this.callOrDrop(entry, `JSON.stringify(encodeDownlink(${JSON.stringify({ data })}))`);
     if (!result.ok) return `codec: ${result.error}`;
-    let out: { bytes?: unknown; fPort?: unknown; errors?: unknown } | null = null;
+    let out: { bytes?: unknown; fPort?: unknown; port?: unknown; errors?: unknown } | null = null;
     try {
       out = typeof result.value === 'string' ? JSON.parse(result.value) : null;
     } catch {
@@ -158,8 +168,7 @@ export class CodecSandbox {
         .join('; ')
         .slice(0, 300);
     if (!Array.isArray(out.bytes) || !out.bytes.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return 'the codec returned no byte array';
-    const fPort = typeof out.fPort === 'number' && Number.isInteger(out.fPort) && out.fPort >= 1 && out.fPort <= 223 ? out.fPort : null;
-    return { bytes: Uint8Array.from(out.bytes as number[]), fPort };
+    return { bytes: Uint8Array.from(out.bytes as number[]), fPort: out.fPort !== undefined ? encodedPort(out.fPort, false) : encodedPort(out.port, true) };
   }
 
   close(): void {
