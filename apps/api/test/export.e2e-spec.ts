@@ -443,6 +443,17 @@ describe('history exports: CSV and NDJSON', () => {
         const rows = i % 4 === 1 ? ndjson(res.text) : (res.body.data as Json[]);
         expect(rows).toHaveLength(i % 3 === 0 ? 1000 : 10);
       }
+      // A small read is still a read like any other: checked, authenticated and the owner's only.
+      expectError(await read(`/user/device/data/${long.devEUI}?limit=0`), 400, 'VALIDATION_FAILED', 'limit');
+      expectError(await svc.http().get(`/user/device/data/${long.devEUI}?limit=10`), 401, 'AUTH_REQUIRED');
+      expectError(
+        await svc
+          .http()
+          .get(`/user/device/table/${long.devEUI}?limit=10`)
+          .set(...bearer(bob.appToken)),
+        404,
+        'NOT_FOUND',
+      );
     } finally {
       for (const req of held) req.destroy();
     }
