@@ -3,9 +3,12 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { commandDispatchJobId, QUEUES } from '@dts/domain';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import { parse } from 'yaml';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
@@ -63,16 +66,22 @@ const TIME_STAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const SIMULATED = 1;
 const DECODER = { raw: 1, cayenne: 2, tracker: 3, environment: 4, camera: 5 } as const;
 
-/** A codec with encodeDownlink: set_led on fPort 42, ping on the default port, big over 242 bytes. */
+/**
+ * A strict codec, as vendors write them: `data` must hold exactly one of led (fPort 42), ping (the
+ * default port) or big (over 242 bytes), and any other member is a TypeError.
+ */
 const CODEC = `
 function decodeUplink(input) { return { data: { length: input.bytes.length }, warnings: [], errors: [] }; }
 function encodeDownlink(input) {
   var d = input.data;
-  if (d.command === 'set_led') return { bytes: [0xA0, d.on ? 1 : 0, d.level & 0xff], fPort: 42, warnings: [], errors: [] };
-  if (d.command === 'ping') return { bytes: [0x50] };
-  if (d.command === 'big') { var b = []; for (var i = 0; i < 243; i++) b.push(i & 0xff); return { bytes: b, fPort: 2 }; }
-  return { errors: ['unknown command ' + d.command] };
+  var keys = Object.keys(d);
+  for (var k = 0; k < keys.length; k++) if (['led', 'ping', 'big'].indexOf(keys[k]) < 0) throw new TypeError('unknown member ' + keys[k]);
+  if (d.led) return { bytes: [0xA0, d.led.on ? 1 : 0, d.led.level & 0xff], fPort: 42, warnings: [], errors: [] };
+  if (d.ping) return { bytes: [0x50] };
+  if (d.big) { var b = []; for (var i = 0; i < 243; i++) b.push(i & 0xff); return { bytes: b, fPort: 2 }; }
+  return { errors: ['nothing to encode'] };
 }`;
+const VENDOR = join(__dirname, '../../../test-data/lorawan-devices/vendor');
 
 describe('commands', () => {
   let svc: TestService;
@@ -343,24 +352,38 @@ describe('commands', () => {
       expect(await list(alice, eui)).toEqual([]);
     });
 
-    it('encodes with the device’s own JavaScript codec (encodeDownlink), on the codec’s port or port 1', async () => {
+    it('encodes with the device’s own JavaScript codec (encodeDownlink), params as its data exactly as sent, on the codec’s port or port 1', async () => {
       const codec = expectSuccess<{ uid: number }>(await as(alice).post('/user/codec', { name: 'with downlinks', script: CODEC }), 201);
       const eui = await device(alice, { decoder_ref: codec.uid });
-      const available = expectSuccess<unknown[]>(await as(alice).get(`/user/device/command/${eui}/available`));
-      expect(Array.isArray(available)).toBe(true);
+      const available = expectSuccess<{ name: string; description: string }[]>(await as(alice).get(`/user/device/command/${eui}/available`));
+      expect(available).toEqual([expect.objectContaining({ name: '(any)', description: expect.stringContaining('exactly as sent') })]);
 
-      expect(await send(alice, eui, { command: 'set_led', params: { on: true, level: 7 } })).toMatchObject({
+      // The command's name is a label: the strict codec sees only `params` (a name merged in was a TypeError).
+      expect(await send(alice, eui, { command: 'set_led', params: { led: { on: true, level: 7 } } })).toMatchObject({
         status: 'Created',
         port: 42,
         payload_hex: 'A00107',
         payload_base64: 'oAEH',
       });
-      expect(await send(alice, eui, { command: 'ping', confirmed: true })).toMatchObject({ port: 1, payload_hex: '50', payload_ASCII: 'P', confirmed: 1 });
+      expect(await send(alice, eui, { command: 'ping', params: { ping: true }, confirmed: true })).toMatchObject({
+        port: 1,
+        payload_hex: '50',
+        payload_ASCII: 'P',
+        confirmed: 1,
+      });
       const before = await list(alice, eui);
       expect(before).toHaveLength(2);
-      expectError(await as(alice).post(`/user/device/command/${eui}`, { command: 'dance' }), 400, 'VALIDATION_FAILED', 'command');
-      expectError(await as(alice).post(`/user/device/command/${eui}`, { command: 'big' }), 400, 'VALIDATION_FAILED', 'command');
-      expectError(await as(alice).post(`/user/device/command/${eui}`, { command: 'ping', port: 3 }), 400, 'VALIDATION_FAILED', 'port');
+      // Refused by the codec, each 400 naming `command` with the codec's reason; nothing stored.
+      const refusals: [object, RegExp][] = [
+        [{ command: 'dance' }, /nothing to encode/],
+        [{ command: 'led', params: { led: { on: true }, colour: 'red' } }, /TypeError: unknown member colour/],
+        [{ command: 'big', params: { big: true } }, /243 bytes/],
+      ];
+      for (const [body, reason] of refusals) {
+        const [error] = expectError(await as(alice).post(`/user/device/command/${eui}`, body), 400, 'VALIDATION_FAILED', 'command');
+        expect(error?.message).toMatch(reason);
+      }
+      expectError(await as(alice).post(`/user/device/command/${eui}`, { command: 'ping', params: { ping: true }, port: 3 }), 400, 'VALIDATION_FAILED', 'port');
       expect((await list(alice, eui)).map((c) => c.uid)).toEqual(before.map((c) => c.uid));
 
       // A codec without encodeDownlink offers no named command.
@@ -372,6 +395,51 @@ describe('commands', () => {
       expectError(await as(alice).post(`/user/device/command/${plain}`, { command: 'ping' }), 400, 'VALIDATION_FAILED', 'command');
       expect(await list(alice, plain)).toEqual([]);
     });
+
+    /**
+     * Every downlinkEncoder example of the vendor codecs in test-data/lorawan-devices (their codec
+     * YAML, imported as the device repository lays them out), sent through the route as a user
+     * would: `params` is the example's `input.data`, and the command stored carries the example's
+     * bytes on its port (`fPort`, or Tektelic's `port`). Tektelic's encoder is strict: with the
+     * command's name merged into its data it threw a TypeError (issue 28).
+     */
+    it('encodes every downlink example of the real vendor codecs in test-data to its expected bytes and port', async () => {
+      type Example = {
+        description: string;
+        input: { data: Record<string, unknown> };
+        output: { bytes?: number[]; fPort?: number; port?: string; errors?: string[] };
+      };
+      const hex = (bytes: number[]) => Buffer.from(bytes).toString('hex').toUpperCase();
+      const seen: string[] = [];
+      for (const vendor of readdirSync(VENDOR)) {
+        for (const yamlName of readdirSync(join(VENDOR, vendor)).filter((f) => f.endsWith('-codec.yaml'))) {
+          const yaml = readFileSync(join(VENDOR, vendor, yamlName), 'utf8');
+          const examples = ((parse(yaml) as { downlinkEncoder?: { examples?: Example[] } }).downlinkEncoder?.examples ?? []) as Example[];
+          if (examples.length === 0) continue;
+          const files = Object.fromEntries(
+            [...yaml.matchAll(/fileName:\s*(\S+)/g)].map(([, name]) => [name!, readFileSync(join(VENDOR, vendor, name!), 'utf8')]),
+          );
+          const codec = expectSuccess<{ uid: number }>(await as(alice).post('/user/codec/import', { name: `${vendor} ${yamlName}`, yaml, files }), 201);
+          const eui = await device(alice, { decoder_ref: codec.uid });
+          for (const example of examples) {
+            const what = `${vendor}/${yamlName}: ${example.description}`;
+            seen.push(what);
+            const res = await as(alice).post(`/user/device/command/${eui}`, { command: 'example', params: example.input.data });
+            if (example.output.errors) {
+              const [error] = expectError(res, 400, 'VALIDATION_FAILED', 'command');
+              expect({ what, message: error?.message }).toEqual({ what, message: example.output.errors.join('; ') });
+              continue;
+            }
+            const command = expectSuccess<Command>(res, 201);
+            const port = example.output.fPort ?? Number(example.output.port ?? 1);
+            expect({ what, port: command.port, payload_hex: command.payload_hex }).toEqual({ what, port, payload_hex: hex(example.output.bytes!) });
+          }
+        }
+      }
+      // Tektelic's smart room encoder among them (its example on port 100), and 18 examples in all (as test-data's README counts them).
+      expect(seen).toContain('tektelic/t00061xx-codec.yaml: Ticks Per Light Downlink');
+      expect(seen).toHaveLength(18);
+    }, 60_000);
   });
 
   describe('GET /user/device/command/{eui}: pages and statuses', () => {

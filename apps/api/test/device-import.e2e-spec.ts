@@ -136,6 +136,27 @@ describe('POST /user/device/import', () => {
     expect(await owned(bob)).not.toContain(good);
   });
 
+  // Issue 28: a tags cell of 5,000 nested arrays was a 500 (the stack exhausted) instead of a refusal.
+  it('refuses CSV tags past the JSON body limits (depth 64) with 400 naming the row’s tags, storing none', async () => {
+    const [deep, fine] = [eui(), eui()];
+    const cell = (json: string) => `"${json.replace(/"/g, '""')}"`;
+    const text = `eui,label,tags
+${fine},ok,${cell('{"zone":"north"}')}
+${deep},deep,${cell('['.repeat(5_000) + ']'.repeat(5_000))}
+`;
+    const errors = expectError(await csv(alice, text), 400, 'VALIDATION_FAILED', 'rows[1].tags');
+    expect(errors).toEqual([{ code: 'VALIDATION_FAILED', field: 'rows[1].tags', message: 'row 2: tags are nested deeper than 64 levels' }]);
+    const dry = expectSuccess<ImportAnswer>(await csv(alice, text, '?dry_run=true'));
+    expect(dry).toMatchObject({ valid: false, created: 0 });
+    expect(dry.problems).toEqual([{ row: 2, field: 'rows[1].tags', code: 'VALIDATION_FAILED', message: 'row 2: tags are nested deeper than 64 levels' }]);
+    expect(await owned(alice)).not.toEqual(expect.arrayContaining([deep]));
+    expect(await owned(alice)).not.toEqual(expect.arrayContaining([fine]));
+    // The same through a JSON body is refused by the body's own check, before any row is read.
+    expectError(await post(alice, [{ eui: deep, tags: JSON.parse('['.repeat(100) + ']'.repeat(100)) }]), 400, 'VALIDATION_FAILED', 'body');
+    expectError(await svc.http().post('/user/device/import').set('Content-Type', 'text/csv').send(text), 401, 'AUTH_REQUIRED');
+    expect(await owned(alice)).not.toEqual(expect.arrayContaining([deep]));
+  });
+
   it('refuses EUIs already registered (409 naming the row) and more devices than max_devices (403), storing none', async () => {
     const mine = eui();
     await svc

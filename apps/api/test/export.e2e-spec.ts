@@ -1,6 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataCacheRepository } from '@dts/persistence';
 import { randomBytes } from 'node:crypto';
+import { get as httpGet, type ClientRequest } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
@@ -382,6 +383,87 @@ describe('history exports: CSV and NDJSON', () => {
       );
     });
   });
+
+  // Issue 28: ten concurrent `limit=10` reads of a dashboard took the four export slots and got 429s.
+  it('does not count small reads (limit ≤ 1,000) against EXPORTS_PER_ACCOUNT, which still bounds exports', async () => {
+    const carol = await accountWithCredentials(svc, 'carol');
+    const long = expectSuccess<{ uid: number; devEUI: string }>(
+      await svc
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(carol.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
+    // Long enough that a reader that takes nothing holds its export open (the socket buffers fill).
+    await db.query(
+      `INSERT INTO uplinks (device_id, received_at, network_ref, port, fcnt, payload, rssi, snr, decoded, valid, temperature, humidity)
+       SELECT $1, timestamptz '2026-01-01' + g * interval '1 minute', 4, 1, g, '\\x036700e5', -90, 7.5,
+              jsonb_build_object('temperature', 22.9, 'padding', repeat('x', 400)), true, 22.9, 40 + g % 20
+       FROM generate_series(1, 40000) g`,
+      [long.uid],
+    );
+    const held: ClientRequest[] = [];
+    /** An export whose client reads nothing: it holds its slot until it is closed. */
+    const holdExport = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpGet(`${svc.url}${path}`, { agent: false, headers: { Authorization: `Bearer ${carol.appToken}` } }, (res) => {
+          res.pause();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', (error) => (held.includes(req) ? undefined : reject(error)));
+        held.push(req);
+      });
+    const read = (path: string) =>
+      svc
+        .http()
+        .get(path)
+        .set(...bearer(carol.appToken));
+    try {
+      // The account's four export slots (the default EXPORTS_PER_ACCOUNT), taken by reads of the whole history.
+      expect(await Promise.all([0, 1, 2, 3].map((i) => holdExport(`/user/device/${i % 2 ? 'data' : 'table'}/${long.devEUI}`)))).toEqual([200, 200, 200, 200]);
+      // Reads that may be long are still refused: no limit, a limit over 1,000, a range.
+      for (const path of [
+        `/user/device/table/${long.devEUI}`,
+        `/user/device/data/${long.devEUI}?limit=1001`,
+        `/user/device/data/${long.devEUI}?from=${1_767_225_600}&to=${1_767_312_000}&format=csv`,
+      ]) {
+        const refused = await read(path);
+        expectError(refused, 429, 'RATE_LIMITED');
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // Meanwhile 24 small reads at once, of both views and all formats, are all answered in full.
+      const small = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          read(`/user/device/${i % 2 ? 'data' : 'table'}/${long.devEUI}?limit=${i % 3 === 0 ? 1000 : 10}&order=desc${i % 4 === 1 ? '&format=ndjson' : ''}`),
+        ),
+      );
+      expect(small.map((r) => r.status)).toEqual(small.map(() => 200));
+      for (const [i, res] of small.entries()) {
+        const rows = i % 4 === 1 ? ndjson(res.text) : (res.body.data as Json[]);
+        expect(rows).toHaveLength(i % 3 === 0 ? 1000 : 10);
+      }
+      // A small read is still a read like any other: checked, authenticated and the owner's only.
+      expectError(await read(`/user/device/data/${long.devEUI}?limit=0`), 400, 'VALIDATION_FAILED', 'limit');
+      expectError(await svc.http().get(`/user/device/data/${long.devEUI}?limit=10`), 401, 'AUTH_REQUIRED');
+      expectError(
+        await svc
+          .http()
+          .get(`/user/device/table/${long.devEUI}?limit=10`)
+          .set(...bearer(bob.appToken)),
+        404,
+        'NOT_FOUND',
+      );
+    } finally {
+      for (const req of held) req.destroy();
+    }
+    // The slots free as the held exports close: a whole-history read is admitted again.
+    const until = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < until && (status = (await read(`/user/device/data/${long.devEUI}?from=${2_000_000_000}`)).status) === 429)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(status).toBe(200);
+  }, 120_000);
 
   it('streams a 20,000-row history completely in both formats', async () => {
     const ROWS = 20_000;

@@ -50,6 +50,8 @@ describe('integrations', () => {
         RATE_LIMIT_PER_MINUTE: '100000',
         INTEGRATION_TIMEOUT_MS: '2000',
         INTEGRATION_DISABLE_AFTER_SECONDS: '6',
+        // A broker that really listens on PostgreSQL's port is allowed; Redis's stays refused.
+        MQTT_ALLOWED_PORTS: '5432',
       },
     });
     ds = svc.app.get<DataSource>(getDataSourceToken());
@@ -121,6 +123,17 @@ describe('integrations', () => {
       ['an EUI that is not one', { devices: { euis: ['XYZ'] } }, 'devices.euis'],
       ['an unknown member', { secret: 'whsec_mine' }, 'secret'],
       ['an unknown filter member', { devices: { label: 'x' } }, 'devices.label'],
+      // Issue 28: stored as given while the parsed URL was called; `\` made the two differ in host.
+      ['a backslash (read as / by the caller, as userinfo by others)', { url: 'http://a.example\\@127.0.0.1/' }, 'url'],
+      ['CR and LF', { url: 'https://example.org/hook\r\nX-Injected: 1' }, 'url'],
+      ['a TAB inside the host', { url: 'https://exa\tmple.org/hook' }, 'url'],
+      ['a C1 control character', { url: 'https://example.org/\u0085' }, 'url'],
+      ['a backslash in a broker URL', { kind: 'mqtt', url: 'mqtt://a.example\\@127.0.0.1' }, 'url'],
+      ['broker port 0', { kind: 'mqtt', url: 'mqtt://127.0.0.1:0' }, 'url'],
+      ['broker port 70000', { kind: 'mqtt', url: 'mqtt://127.0.0.1:70000' }, 'url'],
+      ['a broker on SSH’s port', { kind: 'mqtt', url: 'mqtt://127.0.0.1:22' }, 'url'],
+      ['a broker on SMTP’s port', { kind: 'mqtt', url: 'mqtts://127.0.0.1:25' }, 'url'],
+      ['a broker on Redis’s port (not in MQTT_ALLOWED_PORTS)', { kind: 'mqtt', url: 'mqtt://127.0.0.1:6379' }, 'url'],
     ])('refuses %s (400 naming it), storing nothing', async (_what, extra, field) => {
       const before = await count('integrations');
       expectError(
@@ -130,6 +143,33 @@ describe('integrations', () => {
         field,
       );
       expect(await count('integrations')).toBe(before);
+    });
+
+    it('stores and shows a URL as it is called (the WHATWG-parsed href), at creation and on change', async () => {
+      const port = new URL(receiver.url).port;
+      const created = await alice.client.integrations.create({
+        name: 'normalised',
+        kind: 'webhook',
+        url: ` HTTP://127.0.0.1:${port}/norm/./a/../hook path?x=1 `,
+        events: ['uplink'],
+      });
+      expect(created.url).toBe(`http://127.0.0.1:${port}/norm/hook%20path?x=1`);
+      expect((await alice.client.integrations.get(created.uid)).url).toBe(created.url);
+      const [row] = await ds.query('SELECT url FROM integrations WHERE uid = $1', [created.uid]);
+      expect(row.url).toBe(created.url);
+      const changed = await alice.client.integrations.update(created.uid, { url: `http://2130706433:${port}/other` });
+      expect(changed.url).toBe(`http://127.0.0.1:${port}/other`);
+      // A refused change leaves the stored URL as it was.
+      await expectApiError(alice.client.integrations.update(created.uid, { url: `http://127.0.0.1:${port}/a\\b` }), 400, 'VALIDATION_FAILED', 'url');
+      await expectApiError(alice.client.integrations.update(created.uid, { url: `http://127.0.0.1:${port}/a\tb` }), 400, 'VALIDATION_FAILED', 'url');
+      expect((await alice.client.integrations.get(created.uid)).url).toBe(`http://127.0.0.1:${port}/other`);
+      await expectApiError(bob.client.integrations.update(created.uid, { url: `http://127.0.0.1:${port}/bobs` }), 404, 'NOT_FOUND');
+
+      const broker = await alice.client.integrations.create({ name: 'pg port', kind: 'mqtt', url: ' MQTT://127.0.0.1:5432 ', events: ['uplink'] });
+      expect(broker.url).toBe('mqtt://127.0.0.1:5432');
+      await expectApiError(alice.client.integrations.update(broker.uid, { url: 'mqtt://127.0.0.1:6379' }), 400, 'VALIDATION_FAILED', 'url');
+      expect((await alice.client.integrations.get(broker.uid)).url).toBe('mqtt://127.0.0.1:5432');
+      for (const uid of [created.uid, broker.uid]) await alice.client.integrations.remove(uid);
     });
 
     it('refuses a device filter naming another account’s device (404), storing nothing', async () => {
@@ -357,6 +397,9 @@ describe('integrations behind the SSRF guard', () => {
     ['http://[::1]:3000/', 'webhook'],
     ['mqtt://127.0.0.1:1883', 'mqtt'],
     ['mqtts://10.0.0.1', 'mqtt'],
+    ['http://a.example\\@127.0.0.1/', 'webhook'],
+    // A public address: only the port is wrong, and no MQTT_ALLOWED_PORTS allows it here.
+    ['mqtt://8.8.8.8:5432', 'mqtt'],
   ] as const)('refuses %s (400 naming url), storing nothing', async (url, kind) => {
     await expectApiError(who.client.integrations.create({ name: 'x', kind, url, events: ['uplink'] }), 400, 'VALIDATION_FAILED', 'url');
     expect(await who.client.integrations.list()).toEqual([]);

@@ -50,6 +50,7 @@ const sum = (samples: Sample[], name: string, labels: Record<string, string> = {
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const METRICS_TOKEN = 'metrics-e2e-token-0123456789';
+type OpenApiPaths = { paths: Record<string, { get?: { security?: unknown[]; responses: Record<string, unknown> } }> };
 const T0 = 1_777_200_000;
 
 describe('GET /metrics with METRICS_TOKEN set', () => {
@@ -74,6 +75,17 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     alice = await accountWithCredentials(svc, 'alice');
   }, 60_000);
   afterAll(() => svc?.close());
+
+  it('is listed by GET /routes and documented in OpenAPI as needing the metrics token', async () => {
+    const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
+    expect(routes.filter((r) => r.path.startsWith('/metrics'))).toEqual([
+      { method: 'GET', path: '/metrics', auth: 'metrics' },
+      { method: 'GET', path: '/metrics/cluster', auth: 'metrics' },
+    ]);
+    const doc = (await svc.http().get('/docs/openapi.json').expect(200)).body as OpenApiPaths;
+    expect(doc.paths['/metrics']?.get?.security).toEqual([{ metricsToken: [] }]);
+    expect(doc.paths['/metrics/cluster']?.get?.security).toEqual([{ metricsToken: [] }]);
+  });
 
   it('needs the token: none is 401 AUTH_REQUIRED, a wrong one or an account token 401 INVALID_TOKEN', async () => {
     expectError(await svc.http().get('/metrics'), 401, 'AUTH_REQUIRED');
@@ -247,7 +259,7 @@ describe('GET /metrics without METRICS_TOKEN', () => {
   }, 60_000);
   afterAll(() => svc?.close());
 
-  it('is open, and listed as such by GET /routes only through its level', async () => {
+  it('is open, and GET /routes and the OpenAPI document say so: auth none, no security (issue 28)', async () => {
     const res = await svc.http().get('/metrics').expect(200);
     expect(parse(res.text).samples.some((s) => s.name === 'dts_build_info')).toBe(true);
     const cluster = await svc.http().get('/metrics/cluster').expect(200);
@@ -255,7 +267,15 @@ describe('GET /metrics without METRICS_TOKEN', () => {
     // Credentials that come anyway change nothing.
     await svc.http().get('/metrics').set('Authorization', 'Bearer whatever').expect(200);
     const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
-    expect(routes.find((r) => r.path === '/metrics')).toEqual({ method: 'GET', path: '/metrics', auth: 'metrics' });
-    expect(routes.find((r) => r.path === '/metrics/cluster')).toEqual({ method: 'GET', path: '/metrics/cluster', auth: 'metrics' });
+    // What a caller needs here, not what the route would need with a token: nothing.
+    expect(routes.filter((r) => r.path.startsWith('/metrics'))).toEqual([
+      { method: 'GET', path: '/metrics', auth: 'none' },
+      { method: 'GET', path: '/metrics/cluster', auth: 'none' },
+    ]);
+    const doc = (await svc.http().get('/docs/openapi.json').expect(200)).body as OpenApiPaths;
+    expect(doc.paths['/metrics']?.get?.security).toEqual([]);
+    expect(doc.paths['/metrics/cluster']?.get?.security).toEqual([]);
+    // Never counted against an account, token or not: no 429 documented.
+    expect(doc.paths['/metrics']?.get?.responses['429']).toBeUndefined();
   });
 });

@@ -143,6 +143,64 @@ describe('/session', () => {
     });
   });
 
+  // TRUST_PROXY is at its default here (none), as in a deployment that did not set it: TLS ends at
+  // the load balancer, which says so in X-Forwarded-Proto (issue 28).
+  describe('behind a TLS load balancer, TRUST_PROXY unset', () => {
+    const cookieLine = (res: Response) =>
+      ((res.headers['set-cookie'] as unknown as string[] | undefined) ?? []).find((c) => c.startsWith(`${svc.config.session.cookieName}=`));
+    const attributes = (line: string) => line.split(';').map((a) => a.trim().toLowerCase());
+    const signIn = (account: { username: string; password: string }, proto?: string) => {
+      const request = svc.http().post('/auth/login');
+      if (proto !== undefined) request.set('X-Forwarded-Proto', proto);
+      return request.send({ username: account.username, password: account.password });
+    };
+
+    it('sets the session cookie Secure when X-Forwarded-Proto says https, and not otherwise', async () => {
+      const overTls = cookieLine(await signIn(alice.account, 'https').expect(200));
+      expect(attributes(overTls!)).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax']));
+      // The client's side of the first proxy is the first value; letter case does not matter.
+      expect(attributes(cookieLine(await signIn(alice.account, 'HTTPS, http').expect(200))!)).toContain('secure');
+      for (const proto of [undefined, 'http', 'http, https', 'httpsx']) {
+        const line = cookieLine(await signIn(alice.account, proto).expect(200));
+        expect({ proto, secure: attributes(line!).includes('secure') }).toEqual({ proto, secure: false });
+      }
+      // The Secure cookie is a working session.
+      const cookie = overTls!.split(';')[0]!;
+      expectEnvelope(
+        await svc.http().get('/session/attributes').set('Cookie', cookie).set('X-Forwarded-Proto', 'https'),
+        200,
+        expect.objectContaining({ user_id: alice.account.id }),
+      );
+    });
+
+    it('GET /session/cookie reports secure as the cookie would be set for that request', async () => {
+      const over = (proto?: string) => {
+        const request = svc.http().get('/session/cookie').set('Cookie', alice.cookie);
+        return proto === undefined ? request : request.set('X-Forwarded-Proto', proto);
+      };
+      expect((await over('https')).body.data).toMatchObject({ secure: true, http_only: true, same_site: 'lax' });
+      expect((await over()).body.data).toMatchObject({ secure: false });
+    });
+
+    it('still refuses X-Forwarded-For from an untrusted peer: the address is the connection’s, in echo and in the session list', async () => {
+      const forged = '203.0.113.77';
+      const echo = await svc.http().get('/auth/echo').set('X-Forwarded-For', forged).set('X-Forwarded-Proto', 'https');
+      expect(echo.status).toBe(200);
+      expect(echo.body.data.ip).not.toBe(forged);
+      expect(echo.body.data.ip).toMatch(/127\.0\.0\.1$|^::1$/);
+      const res = await svc.http().post('/auth/login').set('X-Forwarded-For', forged).set('X-Forwarded-Proto', 'https').send({
+        username: bob.account.username,
+        password: bob.account.password,
+      });
+      expect(attributes(cookieLine(res)!)).toContain('secure');
+      const cookie = cookieLine(res)!.split(';')[0]!;
+      const sessions = (await svc.http().get('/user/session').set('Cookie', cookie).expect(200)).body.data as { current: boolean; ip: string | null }[];
+      const current = sessions.find((s) => s.current);
+      expect(current?.ip).toMatch(/127\.0\.0\.1$|^::1$/);
+      expect(sessions.map((s) => s.ip)).not.toContain(forged);
+    });
+  });
+
   describe('without valid credentials', () => {
     it.each(routes)('%s needs credentials: 401 AUTH_REQUIRED', async (route) => {
       expectError(await svc.http().get(route), 401, 'AUTH_REQUIRED');

@@ -8,6 +8,7 @@ export * from './families';
 export * from './images';
 export * from './integrations';
 export * from './jobs';
+export * from './json-shape';
 export * from './networks';
 export * from './payload';
 export * from './text';

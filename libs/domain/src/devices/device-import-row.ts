@@ -1,4 +1,5 @@
 import { normalizeEui } from '../eui';
+import { JSON_MAX_DEPTH, JSON_MAX_ELEMENTS, JSON_MAX_MEMBERS, jsonShapeProblem, type ShapeProblem } from '../json-shape';
 import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH, type DeviceImportFormat } from '../wire/device';
 import type { AnyJson } from '../wire/json';
 
@@ -88,20 +89,35 @@ export function readRow(
   const network = reference('network');
   const icon = reference('icon');
   const given: unknown = cells.tags ?? null;
-  // The cells come from parsed JSON or CSV text: whatever they hold is JSON.
-  const tags = (typeof given === 'string' ? tagsFromText(given) : given) as AnyJson;
-  if (tags !== null && UTF8.encode(JSON.stringify(tags) ?? '').length > DEVICE_TAGS_MAX_BYTES)
+  // The cells come from parsed JSON (its shape already judged with the body) or CSV text: whatever
+  // they hold is JSON. A cell's JSON is judged by the same limits before it is parsed.
+  const read = typeof given === 'string' ? tagsFromText(given) : { tags: given };
+  const tags = ('tags' in read ? read.tags : null) as AnyJson;
+  if ('shape' in read) problem('tags', `tags ${SHAPE_PROBLEMS[read.shape]}`);
+  else if (tags !== null && UTF8.encode(JSON.stringify(tags) ?? '').length > DEVICE_TAGS_MAX_BYTES)
     problem('tags', `tags must be JSON of at most ${DEVICE_TAGS_MAX_BYTES} bytes`);
   return eui ? { row, eui, label, type, decoder, network, icon, folder, tags } : null;
 }
 
-/** A CSV cell's tags: JSON when it starts with `[` or `{`, else a list separated by commas; empty: none. */
-function tagsFromText(text: string): unknown {
+const SHAPE_PROBLEMS: Record<ShapeProblem, string> = {
+  depth: `are nested deeper than ${JSON_MAX_DEPTH} levels`,
+  wide: `hold an object of more than ${JSON_MAX_MEMBERS} members`,
+  long: `hold an array of more than ${JSON_MAX_ELEMENTS} elements`,
+};
+
+/**
+ * A CSV cell's tags: JSON when it starts with `[` or `{`, else a list separated by commas; empty:
+ * none. JSON is judged on its text first, with the limits of every JSON body (`jsonShapeProblem`):
+ * a cell of 5,000 nested arrays parsed, but JSON.stringify then exhausted the stack (a 500).
+ */
+function tagsFromText(text: string): { tags: unknown } | { shape: ShapeProblem } {
   const trimmed = text.trim();
-  if (trimmed === '') return null;
+  if (trimmed === '') return { tags: null };
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    const shape = jsonShapeProblem(UTF8.encode(trimmed));
+    if (shape) return { shape };
     try {
-      return JSON.parse(trimmed) as unknown;
+      return { tags: JSON.parse(trimmed) as unknown };
     } catch {
       // not JSON after all: a list
     }
@@ -110,7 +126,7 @@ function tagsFromText(text: string): unknown {
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  return list.length > 0 ? list : null;
+  return { tags: list.length > 0 ? list : null };
 }
 
 function show(value: unknown): string {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsv } from './csv';
+import { JSON_MAX_DEPTH, JSON_MAX_ELEMENTS, JSON_MAX_MEMBERS } from '../json-shape';
 import { DEVICE_IMPORT_TEMPLATE, readDeviceImport } from './device-import';
 
 const EXPORTS = join(__dirname, '../../../../test-data/device-exports');
@@ -53,6 +54,30 @@ describe('readDeviceImport', () => {
       problems: [],
       devices: [{ eui: '70B3D57ED0000001', decoder: 'Cayenne LPP', tags: ['indoor', 'greenhouse'] }],
     });
+  });
+
+  it('judges JSON in a CSV tags cell by the limits of every JSON body before parsing it (5,000 levels exhausted the stack)', () => {
+    const quoted = (json: string) => `"${json.replace(/"/g, '""')}"`;
+    const nested = (levels: number) => '{"a":'.repeat(levels - 1) + '[]' + '}'.repeat(levels - 1);
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: JSON_MAX_MEMBERS + 1 }, (_, i) => [`k${i}`, 0])));
+    const csv = [
+      'eui,tags',
+      `70B3D57ED0000001,${quoted('['.repeat(5_000) + ']'.repeat(5_000))}`,
+      `70B3D57ED0000002,${quoted(nested(JSON_MAX_DEPTH + 1))}`,
+      `70B3D57ED0000003,${quoted(wide)}`,
+      `70B3D57ED0000004,${quoted(JSON.stringify(Array.from({ length: JSON_MAX_ELEMENTS + 1 }, () => 0)))}`,
+      `70B3D57ED0000005,${quoted(nested(JSON_MAX_DEPTH))}`,
+      '',
+    ].join('\n');
+    const r = readDeviceImport(csv);
+    expect(r.problems).toEqual([
+      { row: 1, field: 'rows[0].tags', message: 'row 1: tags are nested deeper than 64 levels' },
+      { row: 2, field: 'rows[1].tags', message: 'row 2: tags are nested deeper than 64 levels' },
+      { row: 3, field: 'rows[2].tags', message: 'row 3: tags hold an object of more than 500 members' },
+      { row: 4, field: 'rows[3].tags', message: 'row 4: tags hold an array of more than 20000 elements' },
+    ]);
+    // At the limit it is JSON like any other: 64 levels pass.
+    expect(r.devices.find((d) => d.row === 5)?.tags).toEqual(JSON.parse(nested(JSON_MAX_DEPTH)));
   });
 
   it('refuses a CSV whose header has unknown or missing columns, or a row of the wrong width', () => {

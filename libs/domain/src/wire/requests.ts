@@ -146,7 +146,11 @@ export interface AsciiCommandRequest {
   payload_ASCII: string;
 }
 
-/** A command the device's family or codec knows, by name (GET …/available). */
+/**
+ * A command by name (GET …/available). For a device family, one of its commands and its
+ * parameters; for a device whose decoder is a codec, `command` is a label kept with the command and
+ * `params` is passed to the codec's encodeDownlink as `data`, exactly as sent.
+ */
 export interface NamedCommandRequest {
   command: string;
   params?: Record<string, unknown>;

@@ -6,8 +6,9 @@ export interface VersionWire {
 }
 
 /**
- * `metrics`: the scrape token (METRICS_TOKEN) when one is configured, nothing otherwise; account
- * credentials never open such a route.
+ * `metrics`: the scrape token (METRICS_TOKEN); account credentials never open such a route. A
+ * metrics route of a service with no token configured answers anyone, and GET /routes lists it as
+ * `none`.
  */
 export type RouteAuthLevel = 'none' | 'user' | 'admin' | 'ingest' | 'metrics';
 export const ROUTE_AUTH_LEVELS: readonly RouteAuthLevel[] = ['none', 'user', 'admin', 'ingest', 'metrics'];

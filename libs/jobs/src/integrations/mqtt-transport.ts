@@ -56,7 +56,7 @@ export class MqttTransport implements OnApplicationShutdown {
     const started = performance.now();
     const fail = (error: string): AttemptOutcome => ({ ok: false, status: null, latencyMs: performance.now() - started, error, gone: false });
     const connection = this.connection(settings);
-    if (!connection) return fail('the broker URL is not mqtt:// or mqtts://');
+    if (typeof connection === 'string') return fail(`the broker URL ${connection}`);
     try {
       const attempt = this.connected(connection).then(() => connection.client.publishAsync(topic, body, { qos }));
       await bounded(attempt, this.config.integrations.timeoutMs, signal, () =>
@@ -79,15 +79,16 @@ export class MqttTransport implements OnApplicationShutdown {
     this.connections.clear();
   }
 
-  private connection(settings: BrokerSettings): Connection | null {
+  /** The integration's connection, or why its broker URL cannot be connected to (judged again here: one stored before a rule). */
+  private connection(settings: BrokerSettings): Connection | string {
     const existing = this.connections.get(settings.integration);
     if (existing && existing.settings.version === settings.version && existing.settings.url === settings.url) {
       existing.usedAt = Date.now();
       return existing;
     }
     if (existing) this.close(existing);
-    const broker = parseBrokerUrl(settings.url);
-    if (typeof broker === 'string') return null;
+    const broker = parseBrokerUrl(settings.url, this.config.integrations.mqttAllowedPorts);
+    if (typeof broker === 'string') return broker;
     const client = new MqttClient(() => guardedBrokerSocket(broker, this.config.outboundAllowPrivate), {
       protocolVersion: 4,
       clientId: `dts-${settings.integration}-${randomBytes(6).toString('hex')}`,

@@ -97,6 +97,31 @@ describe('CodecSandbox', () => {
     expect(sandbox.encode('dec-only', LHT65_LIKE, { command: 'x' })).toMatch(/no encodeDownlink/);
   });
 
+  it('takes an encoder’s fPort, else a `port` as number or decimal text (Tektelic’s), else none', () => {
+    const codec = `${LHT65_LIKE}
+      function encodeDownlink(input) { return input.data; }`;
+    const port = (answer: Record<string, unknown>) => {
+      const encoded = sandbox.encode('ports', codec, { bytes: [1], ...answer });
+      return typeof encoded === 'string' ? encoded : encoded.fPort;
+    };
+    expect(port({ fPort: 7 })).toBe(7);
+    expect(port({ port: '100' })).toBe(100);
+    expect(port({ port: 100 })).toBe(100);
+    expect(port({ fPort: 7, port: '100' })).toBe(7);
+    // fPort is a number in the convention; a wrong one is not made up for by `port`.
+    expect(port({ fPort: 0, port: '100' })).toBeNull();
+    for (const bad of [{}, { port: '0' }, { port: '224' }, { port: '1e2' }, { port: ' 100' }, { fPort: 1.5 }, { fPort: '7' }])
+      expect({ bad, port: port(bad) }).toEqual({ bad, port: null });
+  });
+
+  it('passes data to encodeDownlink exactly as given: a strict vendor encoder (Tektelic’s) encodes its own example', () => {
+    const encoder = readFileSync(join(VENDOR, 'tektelic/encoder_smart_room_sensor.js'), 'utf8');
+    const script = `function decodeUplink() { return { data: {} }; }\n${encoder}`;
+    expect(sandbox.encode('tektelic', script, { ticks: { per_light: { write: 10 } } })).toEqual({ bytes: Uint8Array.from([165, 0, 10]), fPort: 100 });
+    // One member more, as a command name merged into the data was: the encoder throws.
+    expect(sandbox.encode('tektelic', script, { command: 'ticks', ticks: { per_light: { write: 10 } } })).toMatch(/TypeError/);
+  });
+
   it('checks a script before it is stored', () => {
     expect(sandbox.check(LHT65_LIKE)).toBeNull();
     expect(sandbox.check('function encodeDownlink() {}')).toMatch(/decodeUplink/);

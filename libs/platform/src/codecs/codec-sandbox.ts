@@ -11,6 +11,30 @@ export type CallWatch = (deadline: number) => void;
 
 const failed = (error: string): DecodeResult => ({ decoded: {}, valid: false, error, measurements: { ...NO_MEASUREMENTS } });
 
+/** The codec a fresh sandbox warms up with: the convention's three functions, doing a little of everything. */
+const WARM_UP_CODEC = `
+function decodeUplink(input) {
+  var sum = 0;
+  for (var i = 0; i < input.bytes.length; i++) sum += input.bytes[i];
+  return { data: { temperature: sum / 10, bytes: input.bytes.slice(0), text: String.fromCharCode(65 + sum % 26) }, warnings: [], errors: [] };
+}
+function normalizeUplink(input) { return { data: { air: { temperature: input.data.temperature } } }; }
+function encodeDownlink(input) { return { bytes: [input.data.n & 255], fPort: 1, warnings: [], errors: [] }; }`;
+const WARM_UP_EXAMPLES: readonly CodecExample[] = [
+  { kind: 'uplink', description: 'warm-up', input: { fPort: 1, bytes: [1, 2, 3] }, output: { data: { temperature: 0.6 } }, normalized_output: null },
+  { kind: 'downlink_encode', description: 'warm-up', input: { data: { n: 1 } }, output: { bytes: [1], fPort: 1 }, normalized_output: null },
+];
+
+/**
+ * An application FPort from an encoder's answer: `fPort`, a number, in the convention; Tektelic's
+ * published encoders answer `port` instead, as decimal text (`{bytes, port: "100"}`, their
+ * configuration port), read when `fPort` is absent. Anything else is no port (the default applies).
+ */
+function encodedPort(value: unknown, text: boolean): number | null {
+  const port = typeof value === 'number' ? value : text && typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(port) && port >= 1 && port <= 223 ? port : null;
+}
+
 /**
  * Runs vendor codecs (`decodeUplink({bytes, fPort})`, the LoRaWAN codec convention) in QuickJS
  * compiled to WebAssembly: no Node APIs, no network, a memory cap and a deadline per call. A codec
@@ -70,6 +94,21 @@ export class CodecSandbox {
   private withoutDecodeUplink(entry: Loaded, script: string): string | null {
     const kind = this.call(entry, 'typeof decodeUplink', loadDeadlineMs(script));
     return kind.ok && kind.value === 'function' ? null : 'the script must define a function decodeUplink(input)';
+  }
+
+  /**
+   * Runs a small codec through every path a request takes (load, decode with normalizeUplink,
+   * encode, an example, disposal), caching nothing: the first script a fresh QuickJS module loads
+   * pays for V8 compiling the module's WebAssembly functions as they are first called — 30–60 ms
+   * on a quiet 2-core machine, and a 4-line script once failed its 201 ms load limit on a busy one
+   * (issue 28). A thread does this before it takes work, so no request's limits count it.
+   */
+  warmUp(): void {
+    this.trial(WARM_UP_CODEC, { bytes: Uint8Array.of(1, 2, 3), fPort: 1 }, WARM_UP_EXAMPLES, CODEC_LIMITS.loadMs);
+    const entry = this.load(WARM_UP_CODEC);
+    if (typeof entry === 'string') return;
+    this.call(entry, `JSON.stringify(encodeDownlink(${JSON.stringify({ data: { n: 1 } })}))`);
+    this.dispose(entry);
   }
 
   /** Runs a draft script (`runTrial`): drafts never take a place in the cache. */
@@ -136,7 +175,7 @@ export class CodecSandbox {
 
   /**
    * Encodes a downlink with the codec's encodeDownlink({data}) (`{bytes, fPort, warnings, errors}`
-   * in the codec convention); a string says why it could not.
+   * in the codec convention), `data` passed as given; a string says why it could not.
    */
   encode(key: string, script: string, data: Record<string, unknown>): { bytes: Uint8Array; fPort: number | null } | string {
     const entry = this.entryFor(key, script);
@@ -145,7 +184,7 @@ export class CodecSandbox {
     if (!kind.ok || kind.value !== 'function') return 'the codec has no encodeDownlink function';
     const result = this.callOrDrop(entry, `JSON.stringify(encodeDownlink(${JSON.stringify({ data })}))`);
     if (!result.ok) return `codec: ${result.error}`;
-    let out: { bytes?: unknown; fPort?: unknown; errors?: unknown } | null = null;
+    let out: { bytes?: unknown; fPort?: unknown; port?: unknown; errors?: unknown } | null = null;
     try {
       out = typeof result.value === 'string' ? JSON.parse(result.value) : null;
     } catch {
@@ -158,8 +197,7 @@ export class CodecSandbox {
         .join('; ')
         .slice(0, 300);
     if (!Array.isArray(out.bytes) || !out.bytes.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return 'the codec returned no byte array';
-    const fPort = typeof out.fPort === 'number' && Number.isInteger(out.fPort) && out.fPort >= 1 && out.fPort <= 223 ? out.fPort : null;
-    return { bytes: Uint8Array.from(out.bytes as number[]), fPort };
+    return { bytes: Uint8Array.from(out.bytes as number[]), fPort: out.fPort !== undefined ? encodedPort(out.fPort, false) : encodedPort(out.port, true) };
   }
 
   close(): void {

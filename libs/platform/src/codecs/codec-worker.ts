@@ -89,6 +89,8 @@ if (parentPort && isThreadData(workerData)) {
       () => newCodecModule(compiled),
       (at) => Atomics.store(deadline, 0, BigInt(at)),
     );
+    // Before the first request: what a fresh module costs is the thread's start-up, never a script's.
+    sandbox.warmUp();
     port.on('message', (request: CodecRequest) => port.postMessage(handleCodecRequest(sandbox, request)));
     port.postMessage('ready');
   });

@@ -90,8 +90,9 @@ export interface AppConfig {
    * Outbound integrations and alerts: how long a failing delivery is retried, after how long of
    * nothing but failures an integration is disabled, one attempt's timeout, how many deliveries
    * may wait per integration, how long routed events are kept, lanes in flight per worker and of
-   * those at most how many one account's (never more than `concurrency`), and how often the offline
-   * check runs.
+   * those at most how many one account's (never more than `concurrency`), how often the offline
+   * check runs, and the broker ports allowed although they are well-known ports of other services
+   * (REFUSED_BROKER_PORTS).
    */
   readonly integrations: {
     readonly retryWindowMs: number;
@@ -102,6 +103,7 @@ export interface AppConfig {
     readonly concurrency: number;
     readonly accountConcurrency: number;
     readonly offlineCheckMs: number;
+    readonly mqttAllowedPorts: readonly number[];
   };
   /** Bearer token GET /metrics requires; null: /metrics is public (keep it on an internal network). */
   readonly metricsToken: Secret | null;

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { AppConfig } from './app-config';
 import { LimitsEnvironment } from './environment-limits';
-import { toInt } from './environment-transforms';
+import { toInt, toIntList } from './environment-transforms';
 
 /**
  * The settings of outbound integrations and alerts (docs/api.md §18, §19). Environment extends this
@@ -64,6 +64,15 @@ export class IntegrationsEnvironment extends LimitsEnvironment {
   @Min(1)
   @Max(3_600)
   OFFLINE_CHECK_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toIntList)
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsInt({ each: true, message: 'MQTT_ALLOWED_PORTS must be port numbers separated by commas' })
+  @Min(1, { each: true })
+  @Max(65_535, { each: true })
+  MQTT_ALLOWED_PORTS?: number[];
 }
 
 export const INTEGRATIONS_ENVIRONMENT_NAMES = [
@@ -75,6 +84,7 @@ export const INTEGRATIONS_ENVIRONMENT_NAMES = [
   'INTEGRATION_CONCURRENCY',
   'INTEGRATION_ACCOUNT_CONCURRENCY',
   'OFFLINE_CHECK_SECONDS',
+  'MQTT_ALLOWED_PORTS',
 ] as const satisfies readonly (keyof IntegrationsEnvironment)[];
 
 export function integrationsConfig(env: IntegrationsEnvironment): AppConfig['integrations'] {
@@ -89,5 +99,6 @@ export function integrationsConfig(env: IntegrationsEnvironment): AppConfig['int
     // A quarter by default: one account whose receiver hangs holds 4 of 16 lanes, the other 12 go on.
     accountConcurrency: Math.min(concurrency, env.INTEGRATION_ACCOUNT_CONCURRENCY ?? Math.ceil(concurrency / 4)),
     offlineCheckMs: (env.OFFLINE_CHECK_SECONDS ?? 30) * 1000,
+    mqttAllowedPorts: [...new Set(env.MQTT_ALLOWED_PORTS ?? [])],
   };
 }

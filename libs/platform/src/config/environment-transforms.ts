@@ -11,3 +11,11 @@ export const toBool = ({ value }: { value: unknown }) => {
 export const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
 export const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+/** A comma-separated list of integers; an item that is not one is left as text so that IsInt names the setting. */
+export const toIntList = ({ value }: { value: unknown }) =>
+  value === undefined || String(value).trim() === ''
+    ? undefined
+    : String(value)
+        .split(',')
+        .map((item) => item.trim())
+        .map((item) => (/^\d+$/.test(item) ? Number(item) : item));

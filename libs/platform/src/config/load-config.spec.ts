@@ -93,6 +93,16 @@ describe('loadConfig', () => {
     expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toHaveProperty('SESSION_SECRET');
   });
 
+  it('reads MQTT_ALLOWED_PORTS as a list of ports, and names it when an item is not one', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).integrations.mqttAllowedPorts).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dataDir, MQTT_ALLOWED_PORTS: ' 5432, 22,5432 ' }).integrations.mqttAllowedPorts).toEqual([5432, 22]);
+    for (const bad of ['22,ssh', '0', '65536', '22;25', '-1'])
+      expect({ bad, lines: problems({ DATA_DIR: dataDir, MQTT_ALLOWED_PORTS: bad }) }).toEqual({
+        bad,
+        lines: [expect.stringMatching(/^MQTT_ALLOWED_PORTS: /)],
+      });
+  });
+
   describe('in production', () => {
     const REAL = {
       NODE_ENV: 'production',

@@ -1,4 +1,4 @@
-import { isForbiddenAddress, outboundUrlProblem } from './outbound-url';
+import { isForbiddenAddress, outboundUrlProblem, parsedOutboundUrl } from './outbound-url';
 
 describe('outbound URLs (SSRF guard)', () => {
   it.each([
@@ -78,5 +78,37 @@ describe('outbound URLs (SSRF guard)', () => {
     expect(await outboundUrlProblem('https://8.8.8.8/api', false)).toBeNull();
     expect(await outboundUrlProblem('http://127.0.0.1:8080/', true)).toBeNull();
     expect(await outboundUrlProblem('file:///etc/passwd', true)).toMatch(/http/);
+  });
+});
+
+describe('parsedOutboundUrl: the URL as it is called, or why not (issue 28)', () => {
+  it.each([
+    ['http://a.example\\@127.0.0.1/', /"\\"/],
+    ['https://example.org\\path', /"\\"/],
+    ['https://example.org/a\r\nX-Injected: 1', /control characters/],
+    ['https://exa\tmple.org/', /control characters/],
+    ['https://example.org/\u0000', /control characters/],
+    ['https://example.org/\u007f', /control characters/],
+    ['https://example.org/\u0085', /control characters/],
+    ['not a url', /not a URL/],
+  ])('refuses %j', (raw, problem) => {
+    expect(parsedOutboundUrl(raw)).toMatch(problem);
+  });
+
+  it('gives the WHATWG-parsed href, which parses to itself', () => {
+    for (const [raw, href] of [
+      [' HTTPS://Example.ORG:443/a/./b/../c d?x=1#frag ', 'https://example.org/a/c%20d?x=1#frag'],
+      ['http://2130706433/', 'http://127.0.0.1/'],
+      ['mqtt://Broker.Example:1883', 'mqtt://Broker.Example:1883'],
+    ]) {
+      const url = parsedOutboundUrl(raw!);
+      expect(typeof url === 'string' ? url : url.href).toBe(href);
+      expect(new URL(href!).href).toBe(href);
+    }
+  });
+
+  it('keeps outboundUrlProblem refusing what parsedOutboundUrl refuses, private addresses allowed or not', async () => {
+    expect(await outboundUrlProblem('http://a.example\\@127.0.0.1/', true)).toMatch(/"\\"/);
+    expect(await outboundUrlProblem('http://127.0.0.1/\n', true)).toMatch(/control characters/);
   });
 });

@@ -52,17 +52,34 @@ export function isForbiddenAddress(address: string): boolean {
   return v6.range() !== 'unicast';
 }
 
+/** C0 controls (TAB, CR, LF among them), DEL and C1 controls. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
 /**
- * Why the URL may not be called, or null: only http(s), no credentials in it, and a host that
- * resolves to public addresses only (checked again at each call, against DNS rebinding).
+ * The URL as every outbound call reads it (the WHATWG parser's `new URL`), or why it is refused.
+ * Text the parser silently drops or reinterprets is refused rather than stored as given: it drops
+ * TAB, CR and LF anywhere, and reads `\` as `/` in http(s) URLs, so `http://a.example\@127.0.0.1/`
+ * calls `a.example` while other parsers (and people) read host 127.0.0.1. What is stored and shown
+ * is then exactly what is called.
  */
-export async function outboundUrlProblem(raw: string, allowPrivate: boolean): Promise<string | null> {
-  let url: URL;
+export function parsedOutboundUrl(raw: string): URL | string {
+  if (CONTROL_CHARACTERS.test(raw)) return 'must not contain control characters (TAB, CR, LF…)';
+  if (raw.includes('\\')) return 'must not contain "\\" (URL parsers disagree on what it means)';
   try {
-    url = new URL(raw);
+    return new URL(raw);
   } catch {
     return 'is not a URL';
   }
+}
+
+/**
+ * Why the URL may not be called, or null: no control character or `\` (parsedOutboundUrl), only
+ * http(s), no credentials in it, and a host that resolves to public addresses only (checked again
+ * at each call, against DNS rebinding).
+ */
+export async function outboundUrlProblem(raw: string, allowPrivate: boolean): Promise<string | null> {
+  const url = parsedOutboundUrl(raw);
+  if (typeof url === 'string') return url;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
   if (url.username || url.password) return 'must not carry credentials';
   if (allowPrivate) return null;

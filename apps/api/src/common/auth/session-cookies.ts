@@ -37,8 +37,19 @@ export class SessionCookies {
     res.clearCookie(this.name, { path: '/', httpOnly: true, sameSite: 'lax' });
   }
 
-  /** Secure when the client reached us over TLS, as the load balancer says (trust proxy). */
+  /**
+   * Secure when the client reached us over TLS: the connection itself, or the load balancer's
+   * X-Forwarded-Proto whatever TRUST_PROXY says. TLS usually ends at the load balancer, and with
+   * TRUST_PROXY at its default (none) `req.secure` is always false there, so the cookie went out
+   * without Secure. Believing the header from anyone is safe here, unlike X-Forwarded-For (which
+   * Express still takes only from trusted hops): a client that lies gets a cookie its browser will
+   * not send over plain HTTP, which only locks that client out of its own session. The first value
+   * is the client's side of the first proxy.
+   */
   isSecure(req: Request): boolean {
-    return req.secure;
+    if (req.secure) return true;
+    const header = req.headers['x-forwarded-proto'];
+    const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim().toLowerCase();
+    return first === 'https';
   }
 }

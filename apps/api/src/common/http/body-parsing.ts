@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiException } from './api.exception';
 import { sendError } from './api-exception.filter';
-import { JSON_MAX_ELEMENTS, jsonShapeProblem, type ShapeProblem } from './json-shape';
-import { findRefusedMember, JSON_MAX_DEPTH, JSON_MAX_MEMBERS } from './refused-member';
+import { JSON_MAX_DEPTH, JSON_MAX_ELEMENTS, JSON_MAX_MEMBERS, jsonShapeProblem, type ShapeProblem } from '@dts/domain';
+import { findRefusedMember } from './refused-member';
 
 export const JSON_BODY_LIMIT = '1mb';
 /**

@@ -1,4 +1,5 @@
-import { findRefusedMember, JSON_MAX_DEPTH, JSON_MAX_MEMBERS } from './refused-member';
+import { JSON_MAX_DEPTH, JSON_MAX_MEMBERS } from '@dts/domain';
+import { findRefusedMember } from './refused-member';
 
 const never = () => false;
 const wide = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, i]));

@@ -1,11 +1,4 @@
-/** Deeper JSON than any route takes; past it, recursive validators would exhaust the stack (a 500). */
-export const JSON_MAX_DEPTH = 64;
-/**
- * More members in one object than any route takes (the widest DTO has 20; a network's uplink
- * message a few dozen per object). class-transformer's cost grows with the square of an object's
- * members: 60,000 of them in a 1 MB body held the event loop for ~3 s before this bound.
- */
-export const JSON_MAX_MEMBERS = 500;
+import { JSON_MAX_DEPTH, JSON_MAX_MEMBERS } from '@dts/domain';
 
 export interface RefusedMember {
   /** The member's dotted path; '' for the value itself (or a member named '' at the top). */

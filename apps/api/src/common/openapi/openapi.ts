@@ -1,8 +1,8 @@
 import { API_VERSION, readBuildInfo } from '@dts/platform';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { RouteAuthLevel, RouteWire } from '@dts/domain';
-import { RouteCatalog } from '../../modules/system/route-catalog.service';
+import type { RouteAuthLevel } from '@dts/domain';
+import { type CatalogRoute, RouteCatalog } from '../../modules/system/route-catalog.service';
 import { API_TAGS } from './api-tags';
 import { ANY_VALUE_MARK, errorResponse } from './api-envelope.decorator';
 
@@ -48,9 +48,10 @@ type Operation = { security?: unknown; tags?: string[]; responses?: Record<strin
  * `UNAVAILABLE` when the database, Redis or the queue is down, which any route that authenticates or
  * stores may meet. Both carry Retry-After.
  */
-function addCommonResponses(operation: Operation, route: RouteWire): void {
+function addCommonResponses(operation: Operation, route: CatalogRoute): void {
   const responses = (operation.responses ??= {});
-  if (route.auth !== 'metrics' && !responses['429']) responses['429'] = errorResponse(['RATE_LIMITED']);
+  // By the declared level: a metrics route is never counted, token or not.
+  if (route.declared !== 'metrics' && !responses['429']) responses['429'] = errorResponse(['RATE_LIMITED']);
   if (!responses['503']) responses['503'] = errorResponse(['UNAVAILABLE']);
   for (const status of ['429', '503'])
     if (responses[status]) (responses[status] as { headers?: Record<string, unknown> }).headers = { 'Retry-After': RETRY_AFTER_HEADER };
@@ -79,18 +80,22 @@ export function buildOpenApiDocument(app: INestApplication, settings: OpenApiSet
     .addCookieAuth(settings.cookieName, { type: 'apiKey', in: 'cookie', name: settings.cookieName, description: 'Session from POST /auth/login.' }, 'session')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Ingest-Secret', description: 'Platform ingest secret.' }, 'ingestSecret')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'METRICS_TOKEN, when set (GET /metrics is open otherwise).' },
+      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'METRICS_TOKEN (declared only when it is set: GET /metrics is open otherwise).' },
       'metricsToken',
     );
   for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: operationIdOf });
   emptyAnyValueSchemas(document);
-  for (const route of app.get(RouteCatalog).routes()) {
+  // Security as configured (GET /routes says the same): an open metrics route documents none.
+  const routes = app.get(RouteCatalog).catalog();
+  for (const route of routes) {
     const operation = (document.paths[route.path] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
     if (!operation) continue;
     operation.security = SECURITY[route.auth];
     addCommonResponses(operation, route);
   }
+  // Without METRICS_TOKEN no operation takes the scrape token: the scheme is not declared either.
+  if (!routes.some((r) => r.auth === 'metrics')) delete document.components?.securitySchemes?.metricsToken;
   // A tag a route uses without a line in API_TAGS is still declared (generators need it), and the
   // OpenAPI check names it.
   const declared = new Set((document.tags ?? []).map((t) => t.name));

@@ -57,7 +57,15 @@ export class CommandsService {
     const device = await this.access.require(principal, eui);
     const target = await this.commands.target(device.uid);
     if (target.decoder?.script) {
-      return [{ name: '(any)', description: 'Any command name; the device’s codec (encodeDownlink) encodes {command, ...params}.', port: null, params: {} }];
+      return [
+        {
+          name: '(any)',
+          description:
+            'Any command name (kept with the command as its label); `params` is the object the device’s codec takes, passed to its encodeDownlink as `data` exactly as sent.',
+          port: null,
+          params: {},
+        },
+      ];
     }
     return commandsFor(target.decoder?.name ?? null).map((c) => ({ name: c.name, description: c.description, port: c.port, params: c.params }));
   }
@@ -215,7 +223,10 @@ export class CommandsService {
     }
     const name = dto.command!;
     if (target.decoder?.script) {
-      const encoded = await this.codecs.encode(`decoder-${target.decoder.uid}`, target.decoder.script, { command: name, ...(dto.params ?? {}) });
+      // The codec gets the caller's object exactly as sent, as The Things Stack passes a downlink's
+      // decoded payload: a strict vendor encoder (Tektelic's) throws on any member it does not know,
+      // and the command's name was one (issue 28). The name stays with the command as its label.
+      const encoded = await this.codecs.encode(`decoder-${target.decoder.uid}`, target.decoder.script, dto.params ?? {});
       if (typeof encoded === 'string') throw ApiException.validation('command', encoded);
       if (encoded.bytes.length === 0 || encoded.bytes.length > MAX_LORAWAN_PAYLOAD_BYTES)
         throw ApiException.validation('command', `the codec encoded ${encoded.bytes.length} bytes`);

@@ -5,6 +5,7 @@ import {
   type DeliveryWire,
   type DeviceFilterWire,
   generateWebhookSecret,
+  INTEGRATION_URL_MAX_LENGTH,
   type IntegrationKind,
   type IntegrationWire,
   MAX_INTEGRATIONS_PER_ACCOUNT,
@@ -12,7 +13,7 @@ import {
   normalizeEui,
 } from '@dts/domain';
 import { DeliveriesRepository, type IntegrationChanges, IntegrationsRepository, LiveBus } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, brokerUrlProblem, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, brokerUrlProblem, outboundUrlProblem, parseBrokerUrl, parsedOutboundUrl, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import type { DeviceFilterDto } from './dto/device-filter.dto';
@@ -52,7 +53,7 @@ export class IntegrationsService {
     const row = await this.integrations.create(me.accountId, {
       kind: dto.kind,
       name: dto.name,
-      url: dto.url,
+      url: changes.url!,
       events: dto.events,
       devices: changes.devices ?? null,
       enabled: dto.enabled ?? true,
@@ -117,16 +118,10 @@ export class IntegrationsService {
       const extra = MQTT_ONLY.find((m) => dto[m] !== undefined);
       if (extra) throw ApiException.validation(extra, `${extra} is a member of mqtt integrations only`);
     }
-    if (dto.url !== undefined) {
-      const problem =
-        kind === 'webhook'
-          ? await outboundUrlProblem(dto.url, this.config.outboundAllowPrivate)
-          : await brokerUrlProblem(dto.url, this.config.outboundAllowPrivate);
-      if (problem) throw ApiException.validation('url', `url ${problem}`);
-    }
+    const url = dto.url === undefined ? undefined : await this.checkedUrl(kind, dto.url);
     const changes: IntegrationChanges = {
       name: dto.name,
-      url: dto.url,
+      url,
       events: dto.events,
       enabled: dto.enabled,
       topic: dto.topic === null ? DEFAULT_TOPIC_TEMPLATE : dto.topic,
@@ -136,6 +131,27 @@ export class IntegrationsService {
     };
     if (dto.devices !== undefined) changes.devices = await this.devices(me, dto.devices);
     return changes;
+  }
+
+  /**
+   * The URL as it will be called, checked: the WHATWG-parsed href is what is stored and shown (a URL
+   * stored as given kept CR, LF, TAB and `\`, while the call went to the parsed one), a broker on a
+   * port of another well-known service is refused (MQTT_ALLOWED_PORTS aside), and the SSRF guard
+   * judges the address.
+   */
+  private async checkedUrl(kind: IntegrationKind, raw: string): Promise<string> {
+    const allowedPorts = this.config.integrations.mqttAllowedPorts;
+    const parsed = kind === 'webhook' ? parsedOutboundUrl(raw) : parseBrokerUrl(raw, allowedPorts);
+    if (typeof parsed === 'string') throw ApiException.validation('url', `url ${parsed}`);
+    const problem =
+      kind === 'webhook'
+        ? await outboundUrlProblem(parsed.href, this.config.outboundAllowPrivate)
+        : await brokerUrlProblem(parsed.href, this.config.outboundAllowPrivate, allowedPorts);
+    if (problem) throw ApiException.validation('url', `url ${problem}`);
+    // Percent-encoding can lengthen it (a space is %20): the bound holds for what is stored.
+    if (parsed.href.length > INTEGRATION_URL_MAX_LENGTH)
+      throw ApiException.validation('url', `url must be at most ${INTEGRATION_URL_MAX_LENGTH} characters as parsed`);
+    return parsed.href;
   }
 
   private async devices(me: AuthPrincipal, dto: DeviceFilterDto | null): Promise<DeviceFilterWire | null> {

@@ -7,8 +7,13 @@ import { ApiException } from '../../common/http/api.exception';
 import type { OpenConnection } from '../../common/http/open-connection';
 import { BusSubscription } from './bus-subscription';
 
-/** Kinds of long responses, each with its own cap per account. */
-export type StreamKind = 'live' | 'export';
+/**
+ * Kinds of long responses. `live` feeds and `export`s (history reads that may be long) each have a
+ * cap per account; a `read` is a history read known to be small (SMALL_READ_MAX_ROWS), uncapped
+ * here — the account's request budget bounds it as it bounds any request — but still watched for
+ * stalls and revoked credentials like every stream.
+ */
+export type StreamKind = 'live' | 'export' | 'read';
 
 /** What a refused stream's client is told to wait: a slot frees when one of its streams ends. */
 const RETRY_AFTER_S = 5;
@@ -57,9 +62,9 @@ export class LiveStreamsService implements OnModuleDestroy {
    * closes; call this first, before any database work of the stream.
    */
   async admit(principal: AuthPrincipal, kind: StreamKind, connection: OpenConnection): Promise<void> {
-    const cap = kind === 'live' ? this.config.streams.livePerAccount : this.config.streams.exportsPerAccount;
+    const cap = this.capOf(kind);
     const streams = this.byAccount.get(principal.accountId) ?? new Set<OpenStream>();
-    if ([...streams].filter((s) => s.kind === kind).length >= cap) {
+    if (cap !== null && [...streams].filter((s) => s.kind === kind).length >= cap) {
       throw new ApiException(
         [{ code: 'RATE_LIMITED', message: `at most ${cap} ${kind === 'live' ? 'live streams' : 'history reads and exports'} open at once per account` }],
         RETRY_AFTER_S,
@@ -81,9 +86,21 @@ export class LiveStreamsService implements OnModuleDestroy {
 
   /** Open streams in this instance, by kind. */
   stats(): Record<StreamKind, number> {
-    const counts: Record<StreamKind, number> = { live: 0, export: 0 };
+    const counts: Record<StreamKind, number> = { live: 0, export: 0, read: 0 };
     for (const streams of this.byAccount.values()) for (const s of streams) counts[s.kind]++;
     return counts;
+  }
+
+  /** How many streams of this kind an account may hold open at once in this instance; null: no cap. */
+  private capOf(kind: StreamKind): number | null {
+    switch (kind) {
+      case 'live':
+        return this.config.streams.livePerAccount;
+      case 'export':
+        return this.config.streams.exportsPerAccount;
+      case 'read':
+        return null;
+    }
   }
 
   onModuleDestroy(): void {

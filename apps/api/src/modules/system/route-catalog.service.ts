@@ -1,7 +1,8 @@
-import { Injectable, RequestMethod } from '@nestjs/common';
+import { Inject, Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import type { RouteWire } from '@dts/domain';
+import type { RouteAuthLevel, RouteWire } from '@dts/domain';
+import { APP_CONFIG, type AppConfig } from '@dts/platform';
 import { routeAuthLevel } from '../../common/auth/auth.guard';
 
 const joinPath = (...parts: (string | undefined)[]) =>
@@ -10,23 +11,37 @@ const joinPath = (...parts: (string | undefined)[]) =>
     .filter(Boolean)
     .join('/')}`.replace(/:([A-Za-z_]+)/g, '{$1}');
 
+/** A route as declared by its decorators, and the credentials it needs in this configuration. */
+export interface CatalogRoute extends RouteWire {
+  declared: RouteAuthLevel;
+}
+
 /**
  * Every route with its auth level, read from the router's own metadata, so that GET /routes, the
- * OpenAPI security and the auth-level test cannot drift from the code.
+ * OpenAPI security and the auth-level test cannot drift from the code. The level shown is what the
+ * route needs as configured: a `metrics` route without METRICS_TOKEN answers anyone, so it is
+ * `none` (saying `metrics` there told a reader it was guarded when it was not).
  */
 @Injectable()
 export class RouteCatalog {
-  private cached: RouteWire[] | null = null;
+  private cached: CatalogRoute[] | null = null;
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** GET /routes: each route with the credentials it needs in this configuration. */
   routes(): RouteWire[] {
+    return this.catalog().map(({ method, path, auth }) => ({ method, path, auth }));
+  }
+
+  /** The routes with their declared level besides (the OpenAPI document needs both). */
+  catalog(): CatalogRoute[] {
     if (this.cached) return this.cached;
-    const routes: RouteWire[] = [];
+    const routes: CatalogRoute[] = [];
     for (const wrapper of this.discovery.getControllers()) {
       const instance = wrapper.instance as object | undefined;
       const type = wrapper.metatype as Function | undefined;
@@ -41,11 +56,8 @@ export class RouteCatalog {
         const paths = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
         for (const prefix of prefixes) {
           for (const path of paths) {
-            routes.push({
-              method: RequestMethod[method] ?? String(method),
-              path: joinPath(prefix, path),
-              auth: routeAuthLevel(this.reflector, [handler, type]),
-            });
+            const declared = routeAuthLevel(this.reflector, [handler, type]);
+            routes.push({ method: RequestMethod[method] ?? String(method), path: joinPath(prefix, path), auth: this.needed(declared), declared });
           }
         }
       }
@@ -53,5 +65,10 @@ export class RouteCatalog {
     routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
     this.cached = routes;
     return routes;
+  }
+
+  /** What a route of this declared level asks of a caller here (the guard's own rule: metricsAccess). */
+  private needed(declared: RouteAuthLevel): RouteAuthLevel {
+    return declared === 'metrics' && this.config.metricsToken === null ? 'none' : declared;
   }
 }

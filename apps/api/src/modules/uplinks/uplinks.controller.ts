@@ -10,7 +10,7 @@ import { EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { ApiExportResponse } from '../../common/openapi/api-export.decorator';
 import { EUI_PARAM } from '../devices/devices.controller';
-import { DataQueryDto, TableQueryDto } from './dto/history-query.dto';
+import { DataQueryDto, historyStreamKind, TableQueryDto } from './dto/history-query.dto';
 import { DataRowResponse, UplinkRecordResponse, UplinkTestResponse } from './dto/uplink.responses';
 import { LiveStreamsService } from '../live/live-streams.service';
 import { UplinksService } from './uplinks.service';
@@ -38,8 +38,8 @@ export class UplinksController {
     @Headers('accept') accept: string | undefined,
     @Res() res: Response,
   ) {
-    // Admitted first (per-account cap, revocation, stall timeout), before any database work.
-    await this.streams.admit(me, 'export', openConnection(res));
+    // Admitted first (per-account cap of exports, revocation, stall timeout), before any database work.
+    await this.streams.admit(me, historyStreamKind(query), openConnection(res));
     return sendStream(res, await this.uplinks.table(me, eui, query, accept));
   }
 
@@ -64,7 +64,7 @@ export class UplinksController {
     @Headers('accept') accept: string | undefined,
     @Res() res: Response,
   ) {
-    await this.streams.admit(me, 'export', openConnection(res));
+    await this.streams.admit(me, historyStreamKind(query), openConnection(res));
     return sendStream(res, await this.uplinks.data(me, eui, query, accept));
   }
 

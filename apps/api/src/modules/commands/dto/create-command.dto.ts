@@ -43,13 +43,19 @@ export class CreateCommandDto {
   @MaxLength(968)
   payload_ASCII?: string;
 
-  @ApiPropertyOptional({ example: 'set_interval', description: 'Named form: a command of GET /user/device/command/{eui}/available.' })
+  @ApiPropertyOptional({
+    example: 'set_interval',
+    description: 'Named form: a command of GET /user/device/command/{eui}/available; for a device with a codec, any name (a label kept with the command).',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^[a-z][a-z0-9_]{0,63}$/, { message: 'command must be a command name (lower case, digits, _)' })
   command?: string;
 
-  @ApiPropertyOptional({ example: { seconds: 3600 }, description: 'Named form: the command’s parameters.' })
+  @ApiPropertyOptional({
+    example: { seconds: 3600 },
+    description: 'Named form: the command’s parameters; for a device with a codec, the `data` its encodeDownlink gets, exactly as sent.',
+  })
   @IsOptional()
   @IsObject()
   params?: Record<string, unknown>;
@@ -85,9 +91,18 @@ export class AsciiCommandBody implements AsciiCommandRequest {
 }
 
 export class NamedCommandBody implements NamedCommandRequest {
-  @ApiProperty({ example: 'set_interval', description: 'A command of GET /user/device/command/{eui}/available.', pattern: '^[a-z][a-z0-9_]{0,63}$' })
+  @ApiProperty({
+    example: 'set_interval',
+    description: 'A command of GET /user/device/command/{eui}/available; for a device with a codec, any name (a label kept with the command).',
+    pattern: '^[a-z][a-z0-9_]{0,63}$',
+  })
   command!: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { seconds: 3600 }, description: 'The command’s parameters, by its schemas.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { seconds: 3600 },
+    description: 'The command’s parameters, by its schemas; for a device with a codec, the `data` its encodeDownlink gets, exactly as sent.',
+  })
   params?: Record<string, unknown>;
   @ApiPropertyOptional(CONFIRMED) confirmed?: CommandConfirmed;
 }

@@ -49,7 +49,7 @@ export class IntegrationChangesDto {
     maxLength: INTEGRATION_URL_MAX_LENGTH,
     example: 'https://example.org/hooks/telemetry',
     description:
-      'webhook: the http(s) URL to POST to; mqtt: the broker, `mqtt://host[:1883]` or `mqtts://host[:8883]`. Loopback, link-local and private addresses are refused unless OUTBOUND_ALLOW_PRIVATE.',
+      'webhook: the http(s) URL to POST to; mqtt: the broker, `mqtt://host[:1883]` or `mqtts://host[:8883]`. Stored as it is called (the WHATWG-parsed URL); control characters and `\\` are refused, and so are loopback, link-local and private addresses unless OUTBOUND_ALLOW_PRIVATE, and broker ports of other well-known services (22, 25, 53, 5432, 6379…) unless MQTT_ALLOWED_PORTS.',
   })
   @IsString()
   @MaxLength(INTEGRATION_URL_MAX_LENGTH)

@@ -11,5 +11,9 @@ export class VersionResponse implements VersionWire {
 export class RouteResponse implements RouteWire {
   @ApiProperty({ example: 'GET' }) method!: string;
   @ApiProperty({ example: '/user/device/{eui}' }) path!: string;
-  @ApiProperty({ enum: ROUTE_AUTH_LEVELS, description: '`metrics`: the METRICS_TOKEN when one is set, nothing otherwise.' }) auth!: RouteAuthLevel;
+  @ApiProperty({
+    enum: ROUTE_AUTH_LEVELS,
+    description: 'What a caller needs as the service is configured. `metrics`: the METRICS_TOKEN (a metrics route without one configured is `none`).',
+  })
+  auth!: RouteAuthLevel;
 }

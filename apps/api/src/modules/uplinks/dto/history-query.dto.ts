@@ -6,6 +6,15 @@ import { toIntFromQuery, UnixSecondsQuery } from '../../../common/http/query-val
 import { UPLINK_ISSUES, type UplinkIssues } from '@dts/domain';
 
 /** 9999-12-31T23:59:59Z: later times are outside PostgreSQL's timestamp range (the query would fail, a 500). */
+/**
+ * The largest `limit` of a small read: a read of at most this many rows is not an export and takes
+ * none of the account's EXPORTS_PER_ACCOUNT slots (docs/api.md §5). Ten concurrent `limit=10` reads
+ * of a dashboard were refused 429 while they held the four slots meant for long exports (issue 28).
+ * At 1,000 rows a `data` read is about 150 KB, a `table` read about 1 MB with typical decoded
+ * payloads; a read without `limit`, or a larger one, may be the whole history and counts.
+ */
+export const SMALL_READ_MAX_ROWS = 1_000;
+
 /** Query of GET /user/device/table/{eui}: the whole history, oldest first, unless narrowed. */
 export class HistoryQueryDto {
   @UnixSecondsQuery('From this time on (unix seconds, inclusive).')
@@ -14,7 +23,11 @@ export class HistoryQueryDto {
   @UnixSecondsQuery('Up to this time (unix seconds, inclusive).')
   to?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100000, description: 'At most this many rows; absent: all.' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 100000,
+    description: `At most this many rows; absent: all. Up to ${SMALL_READ_MAX_ROWS} it is a small read, not counted against the account's open exports (EXPORTS_PER_ACCOUNT); absent or larger, it is an export.`,
+  })
   @IsOptional()
   @Transform(toIntFromQuery)
   @IsInt({ message: 'limit must be an integer' })
@@ -59,3 +72,7 @@ export class DataQueryDto extends HistoryQueryDto {
   @Matches(/^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$/, { message: 'filter must be data type aliases separated by commas' })
   filter?: string;
 }
+
+/** Whether a history read is an export (capped per account) or a small read (not). */
+export const historyStreamKind = (query: HistoryQueryDto): 'export' | 'read' =>
+  query.limit !== undefined && query.limit <= SMALL_READ_MAX_ROWS ? 'read' : 'export';

@@ -1,5 +1,17 @@
-import { JSON_MAX_DEPTH, JSON_MAX_MEMBERS } from './refused-member';
+/*
+ * The shape limits of JSON the service takes from outside: every JSON body (the api's body parsers)
+ * and JSON carried inside other text (a CSV import's `tags` cell), so that neither path takes what
+ * the other refuses.
+ */
 
+/** Deeper JSON than any route takes; past it, recursive validators would exhaust the stack (a 500). */
+export const JSON_MAX_DEPTH = 64;
+/**
+ * More members in one object than any route takes (the widest DTO has 20; a network's uplink
+ * message a few dozen per object). class-transformer's cost grows with the square of an object's
+ * members: 60,000 of them in a 1 MB body held the event loop for ~3 s before this bound.
+ */
+export const JSON_MAX_MEMBERS = 500;
 /** More elements in one array than any route takes (ingestion: 1,000 items; detector batches: thousands). */
 export const JSON_MAX_ELEMENTS = 20_000;
 
@@ -17,6 +29,8 @@ const BACKSLASH = 0x5c;
  * not JSON is left to the parser to refuse.
  */
 export function jsonShapeProblem(bytes: Uint8Array): ShapeProblem | null {
+  // Byte by byte: the structural characters are ASCII, and no byte of a UTF-8 multi-byte sequence
+  // is below 0x80, so they are never mistaken for one.
   const counts: number[] = [];
   const objects: boolean[] = [];
   let inString = false;

@@ -1,7 +1,6 @@
-import { JSON_MAX_ELEMENTS, jsonShapeProblem } from './json-shape';
-import { JSON_MAX_DEPTH, JSON_MAX_MEMBERS } from './refused-member';
+import { JSON_MAX_DEPTH, JSON_MAX_ELEMENTS, JSON_MAX_MEMBERS, jsonShapeProblem } from './json-shape';
 
-const shape = (text: string) => jsonShapeProblem(Buffer.from(text));
+const shape = (text: string) => jsonShapeProblem(new TextEncoder().encode(text));
 const object = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, { a: 1, b: [1, 2] }])));
 const nested = (levels: number) => '{"a":'.repeat(levels - 1) + '[]' + '}'.repeat(levels - 1);
 
