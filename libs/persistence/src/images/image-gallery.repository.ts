@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ImageLabelWire, StoredImage } from '@dts/domain';
 import { DataSource } from 'typeorm';
+import { ReadDatabase } from '../read/read-database';
 import { ACCESSIBLE } from '../repositories/device-sql';
 
 /** What the gallery and the live feeds show of an image: a list entry, its camera's EUI, the keyset. */
@@ -37,17 +38,21 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`
 /** The camera-trap gallery of an account: its pages, its labels, and one entry for a live event. */
 @Injectable()
 export class ImageGalleryRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly reads: ReadDatabase,
+  ) {}
 
   /**
    * The gallery: the live, complete images of the cameras the account reaches (or of one), newest
    * photo first, filtered by what their detections say and when they were taken, in keyset pages.
    * A detection is a box or the image-level prediction; label, species and score filters must all
-   * hold for one and the same detection.
+   * hold for one and the same detection. A search a user asks for: bounded in time, and may be a
+   * moment stale (ReadDatabase).
    */
   gallery(r: ImageGalleryRequest): Promise<ImageGalleryRow[]> {
     const detections = r.label !== null || r.species !== null || r.minScore !== null;
-    return this.ds.query(
+    return this.reads.query<ImageGalleryRow>(
       `SELECT ${GALLERY_COLUMNS} FROM images i JOIN devices d ON d.uid = i.device_id
        WHERE ${ACCESSIBLE} AND i.deleted = 0 AND i.completed
          AND ($2::int IS NULL OR i.device_id = $2)
@@ -88,7 +93,7 @@ export class ImageGalleryRepository {
    * account reaches, the most used first, each with the taxonomy most often given with it.
    */
   async labels(accountId: number, limit: number): Promise<ImageLabelWire[]> {
-    const rows: { label: string; taxonomy: ImageLabelWire['taxonomy']; count: number }[] = await this.ds.query(
+    const rows = await this.reads.query<{ label: string; taxonomy: ImageLabelWire['taxonomy']; count: number }>(
       `WITH visible AS (
          SELECT i.annotations, i.prediction FROM images i JOIN devices d ON d.uid = i.device_id
          WHERE ${ACCESSIBLE} AND i.deleted = 0 AND i.completed AND (jsonb_array_length(i.annotations) > 0 OR i.prediction IS NOT NULL)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ReadDatabase } from '../read/read-database';
 import { META_COLUMNS, META_FROM } from './device-meta-columns';
 import { ACCESSIBLE } from './device-sql';
 import { onlyRow, queryOne } from './sql-results';
@@ -58,7 +59,10 @@ export interface AccountOverviewRow {
  */
 @Injectable()
 export class DeviceListRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly reads: ReadDatabase,
+  ) {}
 
   async page(accountId: number, request: DeviceListRequest): Promise<DeviceListPage> {
     const params: unknown[] = [accountId];
@@ -90,13 +94,14 @@ export class DeviceListRepository {
     }
     const limit = request.limit === null ? '' : `LIMIT ${p(request.limit + 1)}`;
     const cursorValue = sort.cast === 'timestamptz' ? `to_char(${x} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : x;
+    // A search a user asks for: bounded in time, and may be a moment stale (ReadDatabase).
     const [rows, counted] = await Promise.all([
-      this.ds.query(
+      this.reads.query(
         `SELECT ${cursorValue} AS sort_value, ${META_COLUMNS} ${from} ${keyset}
          ORDER BY ${x} ${request.descending ? 'DESC' : 'ASC'} NULLS LAST, d.eui ${limit}`,
         params,
       ) as Promise<(DeviceMetaRow & { sort_value: string | number | null })[]>,
-      this.ds.query(`SELECT count(*)::int AS n ${from}`, countParams) as Promise<{ n: number }[]>,
+      this.reads.query(`SELECT count(*)::int AS n ${from}`, countParams) as Promise<{ n: number }[]>,
     ]);
     const more = request.limit !== null && rows.length > request.limit;
     const pageRows = more ? rows.slice(0, request.limit!) : rows;

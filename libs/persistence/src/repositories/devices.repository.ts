@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ReadDatabase } from '../read/read-database';
 import type { DeviceMetaRow } from './device-meta-columns';
 import { DEVICE_META_COLUMNS, META_SELECT } from './device-meta-columns';
 import { ACCESSIBLE } from './device-sql';
@@ -54,6 +55,7 @@ export class DevicesRepository {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly statements: Statements,
+    private readonly reads: ReadDatabase,
   ) {}
 
   /** The device if the account owns it or it is shared with it; null otherwise (no existence oracle). */
@@ -82,7 +84,8 @@ export class DevicesRepository {
   /** EUIs whose EUI or label contains the text, case-insensitively. */
   async autocomplete(accountId: number, text: string, limit: number): Promise<string[]> {
     const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows: { eui: string }[] = await this.ds.query(
+    // A search a user asks for: bounded in time, and may be a moment stale (ReadDatabase).
+    const rows = await this.reads.query<{ eui: string }>(
       `SELECT d.eui FROM devices d WHERE ${ACCESSIBLE} AND (d.eui ILIKE $2 OR d.label ILIKE $2) ORDER BY d.eui LIMIT $3`,
       [accountId, pattern, limit],
     );
