@@ -20,7 +20,7 @@ import { accountWithToken, call, lppHex } from '../lib/api-client.mjs';
 import { freshDatabase, withPool } from '../lib/database.mjs';
 import { cannon } from '../lib/load.mjs';
 import { row } from '../lib/report.mjs';
-import { ROOT } from '../lib/paths.mjs';
+import { distFile, ROOT } from '../lib/paths.mjs';
 import { BENCH_SECRETS, startApi } from '../lib/service.mjs';
 import { median } from '../lib/stats.mjs';
 
@@ -46,7 +46,7 @@ export async function run(ctx) {
   let api = await startApi(ctx, db, { label: 'scale', env });
   const account = await accountWithToken(api.url);
   await api.stop();
-  const setup = await withPool(db, (pool) => layout(pool, account.username, others, start));
+  const setup = await withPool(db, (pool) => layout(ctx, pool, account.username, others, start));
 
   const out = [];
   const measureAt = async (label) => {
@@ -150,7 +150,7 @@ const label = (n) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 
  * service's own TimePartitionsRepository adds the months up to two ahead. The devices: H, the
  * others, and those the ingestion load writes to, all owned by the bench account.
  */
-async function layout(pool, username, others, start) {
+async function layout(ctx, pool, username, others, start) {
   const first = new Date(start * 1000);
   const historyEnd = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), 1)).toISOString();
   for (const table of ['uplinks', 'uplink_gateways', 'uplink_rollups_hourly']) {
@@ -160,8 +160,8 @@ async function layout(pool, username, others, start) {
     await pool.query(`CREATE TABLE ${table}_history PARTITION OF ${table} FOR VALUES FROM (MINVALUE) TO ('${historyEnd}')`);
   }
   const { DataSource } = require(join(ROOT, 'node_modules/typeorm'));
-  const { dataSourceOptions } = require(join(ROOT, 'dist/libs/persistence/src/data-source.js'));
-  const { TimePartitionsRepository } = require(join(ROOT, 'dist/libs/persistence/src/timeseries/time-partitions.repository.js'));
+  const { dataSourceOptions } = require(distFile(ctx, 'libs/persistence/src/data-source.js'));
+  const { TimePartitionsRepository } = require(distFile(ctx, 'libs/persistence/src/timeseries/time-partitions.repository.js'));
   const ds = await new DataSource(dataSourceOptions({ url: pool.options.connectionString, poolSize: 2 })).initialize();
   try {
     const until = new Date(Date.now() + 62 * DAY * 1000);
@@ -273,9 +273,9 @@ async function removeMonth(ctx, db, url, euis) {
   };
   const before = await load(5);
   const { DataSource } = require(join(ROOT, 'node_modules/typeorm'));
-  const { dataSourceOptions } = require(join(ROOT, 'dist/libs/persistence/src/data-source.js'));
-  const { TimePartitionsRepository } = require(join(ROOT, 'dist/libs/persistence/src/timeseries/time-partitions.repository.js'));
-  const { RetentionRepository } = require(join(ROOT, 'dist/libs/persistence/src/timeseries/retention.repository.js'));
+  const { dataSourceOptions } = require(distFile(ctx, 'libs/persistence/src/data-source.js'));
+  const { TimePartitionsRepository } = require(distFile(ctx, 'libs/persistence/src/timeseries/time-partitions.repository.js'));
+  const { RetentionRepository } = require(distFile(ctx, 'libs/persistence/src/timeseries/retention.repository.js'));
   const ds = await new DataSource(dataSourceOptions({ url: db.url, poolSize: 2 })).initialize();
   try {
     const partitions = new TimePartitionsRepository(ds, { partitionInterval: 'month' });

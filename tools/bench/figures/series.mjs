@@ -4,11 +4,10 @@
 // the read of the hourly rollup (kept up by every insert) and the uplinks of the partial hours at
 // either end, and for comparison the one pass over the uplinks that the route sent before rollups.
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { accountWithToken, createDevice } from '../lib/api-client.mjs';
 import { freshDatabase, withPool } from '../lib/database.mjs';
 import { row } from '../lib/report.mjs';
-import { ROOT } from '../lib/paths.mjs';
+import { distFile } from '../lib/paths.mjs';
 import { startApi } from '../lib/service.mjs';
 import { median, percentile } from '../lib/stats.mjs';
 
@@ -76,7 +75,7 @@ export async function run(ctx) {
     buckets = body.data.t.length;
   }
   await api.stop();
-  const bare = await withPool(db, (pool) => rollupRead(pool, { deviceUid: device.uid, from, to, requests }));
+  const bare = await withPool(db, (pool) => rollupRead(ctx, pool, { deviceUid: device.uid, from, to, requests }));
   await db.drop();
 
   const p50 = median(route);
@@ -102,8 +101,8 @@ export async function run(ctx) {
  * The statement the route sends, built by the service's own code from dist/ (the regions of the
  * range, then the read), timed through pg on a connection set up as the route's (JIT off).
  */
-async function rollupRead(pool, { deviceUid, from, to, requests }) {
-  const { seriesRegions, seriesSql } = require(join(ROOT, 'dist/libs/persistence/src/repositories/series.sql.js'));
+async function rollupRead(ctx, pool, { deviceUid, from, to, requests }) {
+  const { seriesRegions, seriesSql } = require(distFile(ctx, 'libs/persistence/src/repositories/series.sql.js'));
   const request = { deviceUid, members: ['temperature', 'humidity'], aggregates: ['min', 'avg', 'max', 'count'], intervalSeconds: 3600 };
   const regions = seriesRegions({ from, to, intervalSeconds: 3600, hourlyFrom: Number.NEGATIVE_INFINITY, dailyFrom: Number.NEGATIVE_INFINITY });
   const { sql, params } = seriesSql({ ...request, regions });

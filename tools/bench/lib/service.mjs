@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { freePort, spawnNode, waitForHttp } from './processes.mjs';
 import { redisPrefix } from './database.mjs';
-import { BENCH_DIR, ROOT } from './paths.mjs';
+import { BENCH_DIR, distFile, ROOT } from './paths.mjs';
 
 export const BENCH_SECRETS = {
   INGEST_SECRET: 'bench-ingest-secret-0123456789',
@@ -35,7 +35,7 @@ export async function startApi(ctx, db, { label = 'api', redis = !ctx.embedded, 
   };
   // A profile is written when the api exits (each figure stops it with SIGTERM); open it in Chrome DevTools.
   const profile = ctx.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(BENCH_DIR, 'results', 'profiles')}`] : [];
-  const proc = spawnNode(label, [...profile, join(ROOT, dist, 'apps/api/src/main.js')], { cwd: ROOT, env: fullEnv });
+  const proc = spawnNode(label, [...profile, distFile({ dist }, 'apps/api/src/main.js')], { cwd: ROOT, env: fullEnv });
   const url = `http://127.0.0.1:${port}`;
   const startMs = await waitForHttp(`${url}/version`, proc);
   return { url, port, pid: proc.pid, startMs, stop: proc.stop, exited: proc.exited, stderr: proc.stderr };

@@ -78,7 +78,9 @@ export function errorResponse(codes: readonly ErrorCode[]): Record<string, unkno
  */
 export function ApiErrors(...codes: ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...codes, 'INTERNAL' as const]) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  // A route that names a 503 of its own (QUERY_TIMEOUT) keeps the one every route may answer.
+  const all: ErrorCode[] = codes.some((c) => ERROR_STATUS[c] === 503) ? [...codes, 'UNAVAILABLE'] : codes;
+  for (const code of [...new Set(all), 'INTERNAL' as const]) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return applyDecorators(...[...byStatus].map(([status, list]) => ApiResponse({ status, description: list.join(', '), schema: errorSchema(list) })));
 }
 

@@ -38,7 +38,7 @@ export class DeviceMetaController {
       ],
     },
   })
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'QUERY_TIMEOUT')
   all(@CurrentAccount() me: AuthPrincipal, @Query() query: DeviceListQueryDto) {
     return this.list.all(me, query);
   }

@@ -29,7 +29,7 @@ export class DevicesController {
   @Get('autocomplete')
   @ApiOperation({ summary: 'EUIs of the caller’s devices whose EUI or label contains the text (at most 25)' })
   @ApiEnvelope(['string'])
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'QUERY_TIMEOUT')
   autocomplete(@CurrentAccount() me: AuthPrincipal, @Query() query: AutocompleteQueryDto) {
     return this.devices.autocomplete(me, query);
   }

@@ -42,7 +42,7 @@ export class ImagesController {
   @ApiEnvelope([ImageGalleryEntryResponse], {
     meta: { type: 'object', properties: { next_cursor: { type: 'string', nullable: true } } },
   })
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'QUERY_TIMEOUT')
   gallery(@CurrentAccount() me: AuthPrincipal, @Query() query: GalleryQueryDto) {
     return this.galleries.gallery(me, query);
   }
@@ -53,7 +53,7 @@ export class ImagesController {
     description: 'Boxes and image-level predictions counted together; each label with the taxonomy most often given with it. At most `limit` (default 200).',
   })
   @ApiEnvelope([ImageLabelResponse])
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'QUERY_TIMEOUT')
   labels(@CurrentAccount() me: AuthPrincipal, @Query() query: ImageLabelsQueryDto) {
     return this.galleries.labels(me, query);
   }

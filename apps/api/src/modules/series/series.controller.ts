@@ -24,7 +24,7 @@ export class SeriesController {
   })
   @ApiParam(EUI_PARAM)
   @ApiEnvelope(SeriesResponse)
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'QUERY_TIMEOUT')
   get(@CurrentAccount() me: AuthPrincipal, @Param('eui', EuiParamPipe) eui: Eui, @Query() query: SeriesQueryDto) {
     return this.series.get(me, eui, query);
   }

@@ -30,7 +30,7 @@ export class UplinksController {
   @ApiExportResponse([UplinkRecordResponse], {
     csv: 'Columns: `uplink.<member>` for each member of `uplink`, then the other members of the row in their JSON order (`payload_decoded` as JSON text).',
   })
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED', 'QUERY_TIMEOUT')
   async table(
     @CurrentAccount() me: AuthPrincipal,
     @Param('eui', EuiParamPipe) eui: Eui,
@@ -56,7 +56,7 @@ export class UplinksController {
     },
     csv: 'Columns: `uid, ts_unix, time_stamp, humidity, temperature, battery`, plus `geoloc_LAT, geoloc_LON, geoloc_ALT` when the device’s data has a network position (empty on rows without one); with `filter`: `uid, ts_unix, ts_net_unix` and the requested members in their order.',
   })
-  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED')
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED', 'QUERY_TIMEOUT')
   async data(
     @CurrentAccount() me: AuthPrincipal,
     @Param('eui', EuiParamPipe) eui: Eui,
