@@ -27,15 +27,17 @@ export class SystemStatsRepository {
   /**
    * Accounts and live devices are counted exactly (small tables). Uplinks grow without bound: a
    * count(*) of hundreds of millions of rows is a sequential scan, so past UPLINKS_EXACT_COUNT_LIMIT
-   * the planner's estimate (pg_class.reltuples, kept by autovacuum's ANALYZE) is returned instead.
-   * reltuples is -1 before the first ANALYZE, which falls to the exact count.
+   * the planner's estimate (pg_class.reltuples, kept by autovacuum's ANALYZE) is returned instead:
+   * the sum over the partitions (a partitioned parent has no rows of its own, nor an estimate).
+   * reltuples is -1 before a partition's first ANALYZE; a sum under the limit falls to the exact count.
    */
   async counts(): Promise<SystemCounts> {
     const r = await queryOne<{ accounts: number; devices: number; estimate: string }>(
       this.ds,
       `SELECT (SELECT count(*)::int FROM accounts) AS accounts,
               (SELECT count(*)::int FROM devices WHERE deleted_at IS NULL) AS devices,
-              (SELECT reltuples::bigint FROM pg_class WHERE oid = 'uplinks'::regclass) AS estimate`,
+              (SELECT coalesce(sum(greatest(c.reltuples, 0)), 0)::bigint FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+               WHERE i.inhparent = 'uplinks'::regclass) AS estimate`,
     );
     const estimate = Number(r.estimate);
     if (estimate >= UPLINKS_EXACT_COUNT_LIMIT) return { accounts: r.accounts, devices: r.devices, uplinks: estimate, uplinksEstimated: true };
