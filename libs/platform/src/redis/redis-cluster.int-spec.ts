@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { Cluster } from 'ioredis';
 import { loadConfig } from '../config/load-config';
 import { type LocalRedisCluster, startRedisCluster } from '../testing/redis-cluster';
@@ -29,6 +31,34 @@ async function ownersOf(cluster: LocalRedisCluster, keys: string[]): Promise<Map
     }
   }
   return owners;
+}
+
+/** The start-up check, then keys written and read on every master, by the built library in a process of its own. */
+async function inProcess(nodes: string, env: Record<string, string>): Promise<{ verify: string; masters?: number; values?: (string | null)[] }> {
+  const platform = join(__dirname, '../../../../dist/libs/platform/src/index.js');
+  const script = `
+    const p = require(${JSON.stringify(platform)});
+    (async () => {
+      const config = p.loadConfig({ ...${JSON.stringify({ ...SECRETS, DATABASE_URL: 'postgres://x@localhost/db' })}, REDIS_CLUSTER_NODES: process.env.NODES });
+      const out = {};
+      try { await p.verifyRedisEvictionPolicy(config); out.verify = 'ok'; } catch (e) { out.verify = e.message; }
+      if (out.verify === 'ok') {
+        const redis = p.createRedisClient(config);
+        redis.on('error', () => undefined);
+        await p.whenClusterReady(redis, 15000);
+        for (let i = 0; i < 30; i++) await redis.set('tls:' + i, String(i));
+        out.masters = p.clusterMasters(redis).length;
+        out.values = await p.getMany(redis, ['tls:0', 'tls:29']);
+        redis.disconnect();
+      }
+      process.stdout.write(JSON.stringify(out));
+    })();`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', NODES: nodes, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error && !stdout) return reject(new Error(`${error.message}\n${stderr}`));
+      resolve(JSON.parse(stdout) as { verify: string });
+    });
+  });
 }
 
 suite(redisPass ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pass)`, () => {
@@ -146,6 +176,12 @@ suite(redisPass ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pa
     expect((refusal as Error).message).not.toContain('not-the-password');
     expect((refusal as Error).message).not.toContain('\n');
 
+    // Nobody there: the connection's own error, not the cluster client's "Connection is closed".
+    const nobody = loadConfig({ ...SECRETS, DATABASE_URL: 'postgres://x@localhost/db', REDIS_CLUSTER_NODES: '127.0.0.1:1' });
+    await expect(verifyRedisEvictionPolicy(nobody)).rejects.toThrow(
+      'Redis Cluster at 127.0.0.1:1 (REDIS_CLUSTER_NODES) cannot be reached to check its maxmemory-policy: 127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1',
+    );
+
     // A single Redis named as a cluster answers, but not as one.
     const single = new URL(process.env.TEST_REDIS_URL!);
     const notCluster = loadConfig({ ...SECRETS, DATABASE_URL: 'postgres://x@localhost/db', REDIS_CLUSTER_NODES: `${single.hostname}:${single.port || 6379}` });
@@ -153,6 +189,26 @@ suite(redisPass ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pa
       /\(REDIS_CLUSTER_NODES\) cannot be reached to check its maxmemory-policy: ERR This instance has cluster support disabled/,
     );
   });
+
+  it('reaches a TLS cluster (rediss://) with a password, the nodes’ certificate checked against the trusted CAs', async () => {
+    const secure = await startRedisCluster({ tls: true, password: `tls-${randomBytes(6).toString('hex')}` });
+    try {
+      const [first, second] = secure.nodes;
+      const credentials = `:${encodeURIComponent(secure.password!)}@`;
+      // Seeded by name (the certificate's DNS name) and by address.
+      const nodes = `rediss://${credentials}localhost:${first!.port},rediss://${credentials}127.0.0.1:${second!.port}`;
+      // The CA is the process's to trust, as on a single rediss:// Redis: NODE_EXTRA_CA_CERTS, read at start, so a process of its own.
+      const trusted = await inProcess(nodes, { NODE_EXTRA_CA_CERTS: secure.caFile! });
+      expect(trusted).toEqual({ verify: 'ok', masters: 3, values: ['0', '29'] });
+      const untrusted = await inProcess(nodes, {});
+      expect(untrusted.verify).toMatch(
+        /^Redis Cluster at localhost:\d+,127\.0\.0\.1:\d+ \(REDIS_CLUSTER_NODES\) cannot be reached to check its maxmemory-policy: localhost:\d+: self-signed certificate in certificate chain/,
+      );
+      expect(untrusted.verify).not.toContain(secure.password!);
+    } finally {
+      await secure.stop();
+    }
+  }, 120_000);
 
   // Last: it stops the cluster.
   it('fails a command at once, not after the outage, when no node of the cluster answers (a 503, as on a single Redis)', async () => {

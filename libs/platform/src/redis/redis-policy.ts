@@ -178,7 +178,8 @@ async function verifyClusterEvictionPolicy(settings: RedisClusterSettings): Prom
         }),
       ]);
     } catch (error) {
-      throw new RedisPolicyError(`${where} cannot be reached to check its maxmemory-policy: ${lastError || (error as Error).message}`);
+      const why = (await seedProblem(settings)) ?? (lastError || (error as Error).message);
+      throw new RedisPolicyError(`${where} cannot be reached to check its maxmemory-policy: ${why}`);
     }
     const nodes = cluster.nodes('all');
     if (nodes.length === 0) throw new RedisPolicyError(`${where} answered with no node`);
@@ -200,4 +201,38 @@ async function verifyClusterEvictionPolicy(settings: RedisClusterSettings): Prom
     clearTimeout(timer);
     cluster.disconnect();
   }
+}
+
+/**
+ * Why the seeds cannot be reached, as the network, TLS or the server says it ("connect
+ * ECONNREFUSED", "self-signed certificate in certificate chain", "WRONGPASS …"): the cluster client
+ * only reports "Connection is closed". Null when a seed connects and accepts the credentials (the
+ * cluster's own answer is the reason then).
+ */
+async function seedProblem(settings: RedisClusterSettings): Promise<string | null> {
+  const problems: string[] = [];
+  for (const { host, port } of settings.nodes) {
+    const probe = new Redis({
+      host,
+      port,
+      username: settings.username ?? undefined,
+      password: settings.password?.reveal(),
+      tls: settings.tls ? {} : undefined,
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 5_000,
+    });
+    let reported = '';
+    probe.on('error', (error: Error) => (reported ||= error.message));
+    try {
+      await probe.connect();
+      return null;
+    } catch (error) {
+      problems.push(`${host}:${port}: ${reported || (error as Error).message}`);
+    } finally {
+      probe.disconnect();
+    }
+  }
+  return problems.join('; ');
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +16,8 @@ export interface LocalRedisCluster {
   /** What REDIS_CLUSTER_NODES is set to for the service (credentials included when there is a password). */
   readonly setting: string;
   readonly password: string | null;
+  /** With `tls`: the CA that signed the nodes' certificate (NODE_EXTRA_CA_CERTS for a process of the service). */
+  readonly caFile: string | null;
   /** A client of the test's own (the caller disconnects it). */
   client(): Cluster;
   /** A client of one node alone: per-node facts (DBSIZE, INFO, which keys it holds). */
@@ -34,6 +36,11 @@ export interface RedisClusterOptions {
   maxmemoryPolicy?: string;
   /** Overrides the policy of the n-th node (0-based): one bad node among good ones. */
   nodePolicies?: Record<number, string>;
+  /**
+   * TLS only (`--tls-port`, `--tls-cluster yes`, plain ports closed), with a certificate for
+   * 127.0.0.1 and localhost signed by a CA made here; clients need not present one.
+   */
+  tls?: boolean;
 }
 
 /** Bounds: a loaded 2-core machine has taken seconds to start a redis-server. */
@@ -81,6 +88,42 @@ function run(command: string, args: string[], ms: number): Promise<string> {
   });
 }
 
+/** A CA and a certificate for 127.0.0.1 and localhost signed by it, made with openssl in `dir`. */
+async function makeCertificates(dir: string): Promise<{ ca: string; cert: string; key: string }> {
+  const openssl = findBinary('openssl');
+  if (!openssl) throw new Error('openssl is needed for a TLS Redis Cluster');
+  const at = (name: string) => join(dir, name);
+  writeFileSync(at('san.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  await run(
+    openssl,
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=dts test CA', '-keyout', at('ca.key'), '-out', at('ca.crt')],
+    CREATE_MS,
+  );
+  await run(openssl, ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', at('node.key'), '-out', at('node.csr')], CREATE_MS);
+  await run(
+    openssl,
+    [
+      'x509',
+      '-req',
+      '-in',
+      at('node.csr'),
+      '-CA',
+      at('ca.crt'),
+      '-CAkey',
+      at('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      at('san.cnf'),
+      '-out',
+      at('node.crt'),
+    ],
+    CREATE_MS,
+  );
+  return { ca: at('ca.crt'), cert: at('node.crt'), key: at('node.key') };
+}
+
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<LocalRedisCluster> {
   const server = findBinary('redis-server');
   const cli = findBinary('redis-cli') ?? (server ? join(dirname(server), 'redis-cli') : null);
@@ -92,7 +135,8 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   const children: ChildProcess[] = [];
   const exits: Promise<void>[] = [];
   const nodes: { host: string; port: number }[] = [];
-  const auth = password ? { password } : {};
+  const auth: { password?: string; tls?: { ca: string } } = password ? { password } : {};
+  let certificates: { ca: string; cert: string; key: string } | null = null;
   let stopped = false;
 
   const stop = async () => {
@@ -138,6 +182,25 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   };
 
   try {
+    if (options.tls) {
+      certificates = await makeCertificates(dir);
+      auth.tls = { ca: readFileSync(certificates.ca, 'utf8') };
+    }
+    const tls = certificates;
+    // With TLS the plain port is closed: clients, redis-cli and the cluster bus all speak TLS.
+    const listen = (port: number) =>
+      tls
+        ? ['--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-replication', 'yes'].concat([
+            '--tls-cert-file',
+            tls.cert,
+            '--tls-key-file',
+            tls.key,
+            '--tls-ca-cert-file',
+            tls.ca,
+            '--tls-auth-clients',
+            'no',
+          ])
+        : ['--port', String(port)];
     for (let i = 0; i < masters; i++) {
       const port = await freePort();
       // The cluster bus is port + 10000 by default, which may be taken or past 65535: a free one of its own.
@@ -145,8 +208,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
       const nodeDir = join(dir, String(port));
       mkdirSync(nodeDir);
       const args = [
-        '--port',
-        String(port),
+        ...listen(port),
         '--cluster-port',
         String(busPort),
         '--bind',
@@ -191,6 +253,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     await run(
       cli,
       [
+        ...(certificates ? ['--tls', '--cacert', certificates.ca] : []),
         ...(password ? ['-a', password, '--no-auth-warning'] : []),
         '--cluster',
         'create',
@@ -219,10 +282,12 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   }
 
   const credentials = password ? `:${encodeURIComponent(password)}@` : '';
+  const scheme = certificates ? 'rediss' : 'redis';
   return {
     nodes,
     password,
-    setting: nodes.map((n) => (password ? `redis://${credentials}${n.host}:${n.port}` : `${n.host}:${n.port}`)).join(','),
+    caFile: certificates?.ca ?? null,
+    setting: nodes.map((n) => (password || certificates ? `${scheme}://${credentials}${n.host}:${n.port}` : `${n.host}:${n.port}`)).join(','),
     client: () => new Cluster(nodes, { redisOptions: { ...auth, maxRetriesPerRequest: 3 } }),
     node: (port: number) => new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 3, ...auth }),
     async killNode(port: number) {
