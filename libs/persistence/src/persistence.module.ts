@@ -1,7 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { type AppConfig, REDIS_CLIENT } from '@dts/platform';
-import type { Redis } from 'ioredis';
+import { type AppConfig, REDIS_CLIENT, type RedisClient } from '@dts/platform';
 import type { DataSource } from 'typeorm';
 import { AlertsRepository, OfflineWatchRepository, RulesRepository } from './alerts';
 import { CacheChunkStore, PgCacheChunkStore, RedisCacheChunkStore } from './cache/cache-chunk.store';
@@ -103,7 +102,7 @@ export class PersistenceModule {
         {
           provide: CacheChunkStore,
           inject: [getDataSourceToken(), REDIS_CLIENT],
-          useFactory: (ds: DataSource, redis: Redis | null) => (redis ? new RedisCacheChunkStore(redis, cachePrefix) : new PgCacheChunkStore(ds)),
+          useFactory: (ds: DataSource, redis: RedisClient | null) => (redis ? new RedisCacheChunkStore(redis, cachePrefix) : new PgCacheChunkStore(ds)),
         },
         { provide: ImageStore, inject: [getDataSourceToken()], useFactory: (ds: DataSource) => createImageStore(images, ds) },
         { provide: IngestTargetsCache, useFactory: () => new IngestTargetsCache(target.url) },
@@ -123,7 +122,7 @@ export class PersistenceModule {
         {
           provide: LiveBus,
           inject: [getDataSourceToken(), REDIS_CLIENT],
-          useFactory: (ds: DataSource, redis: Redis | null) => new LiveBus(ds, redis, target.url, cachePrefix),
+          useFactory: (ds: DataSource, redis: RedisClient | null) => new LiveBus(ds, redis, target.url, cachePrefix),
         },
       ],
       exports: [...REPOSITORIES, CacheChunkStore, ImageStore, LiveBus, Statements, ReadDatabase, TIMESERIES_SETTINGS],

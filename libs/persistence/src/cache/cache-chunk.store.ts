@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { deleteMany, type RedisClient, scanKeys } from '@dts/platform';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -47,9 +47,14 @@ export class PgCacheChunkStore extends CacheChunkStore {
 /** Chunks expire by themselves after a week: an entry nobody reads does not hold memory for ever. */
 const CHUNK_TTL_SECONDS = 7 * 86_400;
 
+/**
+ * One key per chunk, `<prefix>:cache:<device>:<version>:<chunk>`: on a Redis Cluster the chunks of
+ * a device (and the devices) spread over the masters by their own hash slots, so a large entry is
+ * served by several nodes rather than one; the price is paid by prune, which scans every master.
+ */
 export class RedisCacheChunkStore extends CacheChunkStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
     super();
@@ -72,10 +77,9 @@ export class RedisCacheChunkStore extends CacheChunkStore {
   }
 
   async prune(deviceUid: number, keepVersion: number | null): Promise<void> {
-    const stream = this.redis.scanStream({ match: `${this.prefix}:cache:${deviceUid}:*`, count: 500 });
-    for await (const keys of stream as AsyncIterable<string[]>) {
+    for await (const keys of scanKeys(this.redis, `${this.prefix}:cache:${deviceUid}:*`)) {
       const doomed = keys.filter((k) => keepVersion === null || k.split(':').at(-2) !== String(keepVersion));
-      if (doomed.length > 0) await this.redis.del(...doomed);
+      await deleteMany(this.redis, doomed);
     }
   }
 }

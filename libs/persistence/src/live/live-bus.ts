@@ -1,4 +1,5 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { nodeName, type RedisClient, subscriberConnection } from '@dts/platform';
 import type { Redis } from 'ioredis';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -28,6 +29,8 @@ export class LiveBus implements OnApplicationShutdown {
   private opening: Promise<void> | null = null;
   private pgClient: Client | null = null;
   private redisSubscriber: Redis | null = null;
+  /** The cluster node whose subscription was lost last: the next one is opened elsewhere if it can be. */
+  private lostNode: string | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private closed = false;
   /** Publishers waiting to hear their own mark, by mark. */
@@ -38,7 +41,7 @@ export class LiveBus implements OnApplicationShutdown {
 
   constructor(
     private readonly ds: DataSource,
-    private readonly redis: Redis | null,
+    private readonly redis: RedisClient | null,
     private readonly databaseUrl: string,
     prefix: string,
   ) {
@@ -153,9 +156,9 @@ export class LiveBus implements OnApplicationShutdown {
     return this.opening;
   }
 
-  private async openRedis(redis: Redis): Promise<void> {
-    // A connection in subscriber mode can do nothing else: a duplicate of the shared client.
-    const subscriber = redis.duplicate();
+  private async openRedis(redis: RedisClient): Promise<void> {
+    // On a Redis Cluster, a connection to one node: PUBLISH on any node reaches every node's subscribers.
+    const subscriber = await subscriberConnection(redis, this.lostNode);
     let ready = false;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.redisChannel) this.deliver(message);
@@ -165,9 +168,12 @@ export class LiveBus implements OnApplicationShutdown {
     subscriber.on('ready', () => {
       if (ready) this.emit({ kind: 'resync' });
     });
+    // Only a cluster's subscriber ends by itself (it gave its node up): open one on another node.
+    subscriber.on('end', () => this.redisLost(subscriber));
     try {
       await subscriber.subscribe(this.redisChannel);
     } catch (error) {
+      subscriber.removeAllListeners('end');
       subscriber.disconnect();
       throw error;
     }
@@ -177,6 +183,16 @@ export class LiveBus implements OnApplicationShutdown {
       return;
     }
     this.redisSubscriber = subscriber;
+  }
+
+  /** The cluster subscriber gave its node up: subscribe on another while anyone listens, and tell them to catch up. */
+  private redisLost(subscriber: Redis): void {
+    if (this.redisSubscriber !== subscriber || this.closed) return;
+    this.redisSubscriber = null;
+    this.lostNode = nodeName(subscriber);
+    subscriber.removeAllListeners('message');
+    this.logger.warn(`live subscriber lost Redis Cluster node ${this.lostNode}: subscribing on another`);
+    this.reopenLater();
   }
 
   private async openPg(): Promise<void> {
@@ -209,6 +225,11 @@ export class LiveBus implements OnApplicationShutdown {
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
     this.logger.warn(`live LISTEN connection lost${error ? `: ${error.message}` : ''}`);
+    this.reopenLater();
+  }
+
+  /** Reopens the subscription after RECONNECT_MS (again and again while it fails), then has the listeners catch up. */
+  private reopenLater(): void {
     const retry = () => {
       this.reconnectTimer = null;
       if (this.closed || this.listeners.size === 0) return;

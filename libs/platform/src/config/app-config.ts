@@ -1,3 +1,4 @@
+import type { RedisClusterSettings } from './redis-cluster-nodes';
 import type { Secret } from './secret';
 
 /** The validated, frozen configuration both apps run with (docs/api.md §10). */
@@ -14,9 +15,12 @@ export interface AppConfig {
     readonly poolSize: number;
     readonly runMigrations: boolean;
   };
+  /** The shared store: a single Redis (`url`), a Redis Cluster (`cluster`), or neither (the database). */
   readonly redis: {
-    /** null: sessions, rate limits and queues live in the database. */
+    /** A single Redis; null with a cluster, or when sessions, rate limits and queues live in the database. */
     readonly url: string | null;
+    /** A Redis Cluster's seed nodes; null unless REDIS_CLUSTER_NODES is set (never together with `url`). */
+    readonly cluster: RedisClusterSettings | null;
     /** Prefix of every key and queue, so that several deployments (or test runs) share a Redis. */
     readonly prefix: string;
   };
@@ -130,3 +134,8 @@ export interface AppConfig {
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** Whether a Redis (single or cluster) holds sessions, rate limits, the cache and the queues. */
+export function usesRedis(config: Pick<AppConfig, 'redis'>): boolean {
+  return config.redis.url !== null || config.redis.cluster !== null;
+}

@@ -64,6 +64,12 @@ export class Environment extends TimeseriesEnvironment {
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
+  /** Seed nodes of a Redis Cluster; read by parseRedisClusterNodes, whose problems never echo the value (it may hold a password). */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  REDIS_CLUSTER_NODES?: string;
+
   @IsOptional()
   @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 of A-Z a-z 0-9 _ . -' })
   REDIS_PREFIX?: string;
@@ -80,6 +86,7 @@ export const ENVIRONMENT_NAMES = [
   'DB_POOL_SIZE',
   'MIGRATIONS_RUN',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'REDIS_PREFIX',
   ...ACCOUNTS_ENVIRONMENT_NAMES,
   ...OPERATIONS_ENVIRONMENT_NAMES,

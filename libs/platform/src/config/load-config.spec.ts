@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { queuePrefix } from '../queue/queue-connection';
+import { usesRedis } from './app-config';
 import { ConfigError, loadConfig, placeholderReason } from './load-config';
+import { describeClusterNodes } from './redis-cluster-nodes';
 
 const SECRETS = {
   INGEST_SECRET: 'ingest-secret-0123456789',
@@ -82,6 +85,97 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: dataDir, ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long enough password' });
     expect(config.admin?.username).toBe('root');
     expect(config.admin?.password.reveal()).toBe('long enough password');
+  });
+
+  describe('the Redis settings', () => {
+    const real = { ...SECRETS, DATABASE_URL: 'postgres://x@localhost/db' };
+
+    it('keeps REDIS_URL as it was: a single Redis, no cluster, queues under <prefix>:q', () => {
+      const config = loadConfig({ ...real, REDIS_URL: 'redis://:pw@cache:6379/2' });
+      expect(config.redis).toEqual({ url: 'redis://:pw@cache:6379/2', cluster: null, prefix: 'dts' });
+      expect(usesRedis(config)).toBe(true);
+      expect(queuePrefix(config)).toBe('dts:q');
+      expect(usesRedis(loadConfig(real))).toBe(false);
+    });
+
+    it('reads REDIS_CLUSTER_NODES as seed nodes: host:port or URLs, IPv6, the default port, duplicates once', () => {
+      const config = loadConfig({
+        ...real,
+        REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, redis://10.0.0.2:7001 ,[::1]:7002,cache-3,10.0.0.1:7000',
+        REDIS_PREFIX: 'fleet',
+      });
+      expect(config.redis.url).toBeNull();
+      expect(config.redis.cluster).toEqual({
+        nodes: [
+          { host: '10.0.0.1', port: 7000 },
+          { host: '10.0.0.2', port: 7001 },
+          { host: '::1', port: 7002 },
+          { host: 'cache-3', port: 6379 },
+        ],
+        tls: false,
+        username: null,
+        password: null,
+      });
+      expect(usesRedis(config)).toBe(true);
+      // BullMQ's keys of every queue in one hash slot: the prefix is a hash tag.
+      expect(queuePrefix(config)).toBe('{fleet}:q');
+      expect(describeClusterNodes(config.redis.cluster!)).toBe('10.0.0.1:7000,10.0.0.2:7001,[::1]:7002,cache-3:6379');
+    });
+
+    it('takes credentials and TLS from rediss:// URLs, keeps the password secret and never prints it', () => {
+      const password = 'p@ss:w/rd-0123456789';
+      const node = (host: string) => `rediss://app:${encodeURIComponent(password)}@${host}:6380`;
+      const config = loadConfig({ ...real, REDIS_CLUSTER_NODES: [node('a.example.org'), node('b.example.org')].join(',') });
+      expect(config.redis.cluster).toMatchObject({
+        tls: true,
+        username: 'app',
+        nodes: [
+          { host: 'a.example.org', port: 6380 },
+          { host: 'b.example.org', port: 6380 },
+        ],
+      });
+      expect(config.redis.cluster!.password!.reveal()).toBe(password);
+      expect(JSON.stringify(config)).not.toContain(encodeURIComponent(password));
+      expect(JSON.stringify(config)).not.toContain(password);
+    });
+
+    it('refuses REDIS_URL and REDIS_CLUSTER_NODES together with one line naming the setting', () => {
+      expect(problems({ ...real, REDIS_URL: 'redis://cache:6379', REDIS_CLUSTER_NODES: 'a:7000,b:7001' })).toEqual([
+        'REDIS_CLUSTER_NODES: set REDIS_URL (a single Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both',
+      ]);
+      // The file form of either counts the same.
+      const file = join(dataDir, 'redis-url');
+      writeFileSync(file, 'redis://cache:6379\n');
+      expect(problems({ ...real, REDIS_URL_FILE: file, REDIS_CLUSTER_NODES: 'a:7000' })).toEqual([
+        'REDIS_CLUSTER_NODES: set REDIS_URL (a single Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both',
+      ]);
+    });
+
+    it.each([
+      ['', null],
+      [' , ', 'REDIS_CLUSTER_NODES: names no node; give host:port,host:port,… (or redis:// / rediss:// URLs)'],
+      ['a:7000,http://b:7001', 'REDIS_CLUSTER_NODES: entry 2 is a http:// URL; give host:port or a redis:// or rediss:// URL'],
+      ['a:70000', 'REDIS_CLUSTER_NODES: entry 1 is not host:port or a redis:// or rediss:// URL'],
+      ['redis://a:7000/3', 'REDIS_CLUSTER_NODES: entry 1 names a database; a Redis Cluster has database 0 only'],
+      ['redis://a:7000?family=6', 'REDIS_CLUSTER_NODES: entry 1 has URL options (?… or #…); a cluster node takes none'],
+      ['rediss://a:7000,redis://b:7001', 'REDIS_CLUSTER_NODES: entry 2 is redis:// but entry 1 is rediss://; every node is reached the same way'],
+      [
+        'redis://:secret-one@a:7000,redis://:secret-two@b:7001',
+        'REDIS_CLUSTER_NODES: entry 2 has other credentials than entry 1; every node of a cluster takes the same user and password',
+      ],
+    ])('refuses %j with one line that never echoes the value', (value, problem) => {
+      const lines = problems({ ...real, REDIS_CLUSTER_NODES: value });
+      expect(lines).toEqual(problem ? [problem] : []);
+      expect(lines.join('\n')).not.toMatch(/secret-(one|two)/);
+    });
+
+    it('reads REDIS_CLUSTER_NODES from REDIS_CLUSTER_NODES_FILE (it may hold a password)', () => {
+      const file = join(dataDir, 'cluster');
+      writeFileSync(file, 'redis://:from-a-file-0123@a:7000,redis://:from-a-file-0123@b:7001\n');
+      const config = loadConfig({ ...real, REDIS_CLUSTER_NODES_FILE: file });
+      expect(config.redis.cluster?.password?.reveal()).toBe('from-a-file-0123');
+      expect(config.redis.cluster?.nodes).toHaveLength(2);
+    });
   });
 
   it('reads booleans and numbers from their text forms', () => {

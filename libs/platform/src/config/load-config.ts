@@ -8,6 +8,7 @@ import type { AppConfig } from './app-config';
 import { Environment, ENVIRONMENT_NAMES } from './environment';
 import { integrationsConfig } from './environment-integrations';
 import { timeseriesConfig, timeseriesProblems } from './environment-timeseries';
+import { parseRedisClusterNodes, type RedisClusterSettings } from './redis-cluster-nodes';
 import { Secret } from './secret';
 
 /** Thrown with one line per bad setting; the process prints the lines and exits. */
@@ -32,6 +33,7 @@ type GeneratedSecret = (typeof GENERATED_SECRETS)[number];
 export const FILE_SETTINGS = [
   'DATABASE_URL',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'INGEST_SECRET',
   'TOKEN_ENCRYPTION_KEY',
   'SESSION_SECRET',
@@ -141,6 +143,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   } catch (error) {
     problems.push(`ALLOWED_ORIGINS: ${(error as Error).message}`);
   }
+  let redisCluster: RedisClusterSettings | null = null;
+  if (env.REDIS_CLUSTER_NODES !== undefined) {
+    if (env.REDIS_URL) {
+      problems.push('REDIS_CLUSTER_NODES: set REDIS_URL (a single Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+    } else {
+      try {
+        redisCluster = parseRedisClusterNodes(env.REDIS_CLUSTER_NODES);
+      } catch (error) {
+        problems.push(`REDIS_CLUSTER_NODES: ${(error as Error).message}`);
+      }
+    }
+  }
   problems.push(...timeseriesProblems(env, embedded));
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -154,7 +168,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST ?? '0.0.0.0',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     database: { url: env.DATABASE_URL ?? null, dataDir, poolSize: env.DB_POOL_SIZE ?? 10, runMigrations: env.MIGRATIONS_RUN ?? true },
-    redis: { url: env.REDIS_URL ?? null, prefix: env.REDIS_PREFIX ?? 'dts' },
+    redis: { url: env.REDIS_URL ?? null, cluster: redisCluster, prefix: env.REDIS_PREFIX ?? 'dts' },
     secrets: { ingest: secret('INGEST_SECRET'), tokenEncryptionKey: secret('TOKEN_ENCRYPTION_KEY'), session: secret('SESSION_SECRET') },
     admin:
       env.ADMIN_USERNAME && env.ADMIN_PASSWORD

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthCheckResult, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { JobQueue } from '../queue/job-queue';
-import { REDIS_CLIENT } from '../redis/redis';
+import { REDIS_CLIENT, type RedisClient } from '../redis/redis';
+import { clusterMasters } from '../redis/redis-keys';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -18,7 +18,7 @@ export class ReadinessService {
     private readonly health: HealthCheckService,
     private readonly indicator: HealthIndicatorService,
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    @Inject(REDIS_CLIENT) private readonly redis: RedisClient | null,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -60,7 +60,14 @@ export class ReadinessService {
       checks.push(() =>
         this.indicator
           .check('redis')
-          .attempt(async () => void (await redis.ping()))
+          .attempt(async () => {
+            if (!redis.isCluster) return void (await redis.ping());
+            const masters = clusterMasters(redis);
+            // A cluster answers for a key only through the master owning its slot: every master must answer.
+            if (masters.length === 0) throw new Error(`the cluster client is ${redis.status}, with no master known`);
+            await Promise.all(masters.map((m) => m.ping()));
+            return { masters: masters.length };
+          })
           .withTimeout(CHECK_TIMEOUT_MS),
       );
     return this.health.check(checks);

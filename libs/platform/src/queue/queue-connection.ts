@@ -1,5 +1,7 @@
 import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
+import type { Cluster } from 'ioredis';
 import type { AppConfig } from '../config/app-config';
+import { createRedisCluster } from '../redis/redis';
 
 export interface QueueBackendTarget {
   /** Connection string of the database the service uses (the embedded one's socket in embedded mode). */
@@ -8,14 +10,34 @@ export interface QueueBackendTarget {
 }
 
 /**
- * Chooses BullMQ's backend: Redis when REDIS_URL is set, else BullMQ's PostgreSQL backend on the
- * service's own database. `@nestjs/bullmq` builds queues without a backend argument, so the
- * PostgreSQL one is installed as the process-wide default before any queue is created.
+ * The prefix of every queue key. On a Redis Cluster BullMQ's scripts touch many keys of a queue at
+ * once (its lists, sets, job hashes), which a cluster allows only within one hash slot: the prefix
+ * carries a hash tag, `{dts}:q`, so that every queue's keys hash by `dts` alone and live on one
+ * master. A single Redis keeps `dts:q`, the name its queued jobs already have.
+ */
+export function queuePrefix(config: Pick<AppConfig, 'redis'>): string {
+  return config.redis.cluster ? `{${config.redis.prefix}}:q` : `${config.redis.prefix}:q`;
+}
+
+/**
+ * Chooses BullMQ's backend: Redis when REDIS_URL or REDIS_CLUSTER_NODES is set, else BullMQ's
+ * PostgreSQL backend on the service's own database. `@nestjs/bullmq` builds queues without a
+ * backend argument, so the PostgreSQL one is installed as the process-wide default before any
+ * queue is created.
+ *
+ * On a cluster, BullMQ takes a client rather than connection options: `cluster` is that client,
+ * shared by the queues (each worker makes its own copies) and closed by its owner after them.
  */
 export function configureQueueBackend(config: AppConfig, target: QueueBackendTarget) {
+  if (config.redis.cluster) {
+    setDefaultBackendFactory(undefined);
+    // null: a blocking command (a worker waiting for a job) must outlast a failover, not fail after 3 tries.
+    const cluster: Cluster = createRedisCluster(config.redis.cluster, { maxRetriesPerRequest: null });
+    return { connection: cluster, prefix: queuePrefix(config), cluster };
+  }
   if (config.redis.url) {
     setDefaultBackendFactory(undefined);
-    return { connection: { url: config.redis.url, maxRetriesPerRequest: null }, prefix: `${config.redis.prefix}:q` };
+    return { connection: { url: config.redis.url, maxRetriesPerRequest: null }, prefix: queuePrefix(config), cluster: null };
   }
   setDefaultBackendFactory(createPostgresBackend as never);
   return {
@@ -28,5 +50,6 @@ export function configureQueueBackend(config: AppConfig, target: QueueBackendTar
       max: 3,
     } as never,
     prefix: config.redis.prefix,
+    cluster: null,
   };
 }

@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, REDIS_CLIENT } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, REDIS_CLIENT, type RedisClient } from '@dts/platform';
 import { SessionsRepository } from '@dts/persistence';
-import type { Redis } from 'ioredis';
 import { Authenticator } from './authenticator.service';
 import { AuthGuard } from './auth.guard';
 import { CredentialCache } from './credential-cache';
@@ -27,7 +26,7 @@ import { SessionService } from './session.service';
     {
       provide: SessionStore,
       inject: [APP_CONFIG, REDIS_CLIENT, SessionsRepository],
-      useFactory: (config: AppConfig, redis: Redis | null, rows: SessionsRepository) =>
+      useFactory: (config: AppConfig, redis: RedisClient | null, rows: SessionsRepository) =>
         redis ? new RedisSessionStore(redis, config.redis.prefix) : new PgSessionStore(rows),
     },
   ],

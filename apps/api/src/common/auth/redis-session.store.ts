@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { deleteMany, getMany, type RedisClient } from '@dts/platform';
 import { type ListedSession, type SessionClient, SessionStore, type StoredSession } from './session-store';
 
 /** Keys read per MGET when listing an account's sessions. */
@@ -22,10 +22,19 @@ const parse = (raw: string): StoredSession => {
 /**
  * Sessions in Redis: one key per session with the session's own expiry, and one set per account
  * listing its sessions so that a password change can end them all.
+ *
+ * On a Redis Cluster the session keys (named by random digests) spread over every master, and an
+ * account's set lives in a slot of its own: no command or MULTI here spans two keys. What a
+ * transaction over both gave is kept by order instead: the account's set names a session before
+ * the session is written, and a session is deleted before it leaves the set, so a session that
+ * exists is always listed (a password change finds it); a listed digest without its session is
+ * harmless, and dropped by the next listing. A touch only rewrites a session still there, so that a
+ * request in flight cannot bring back, unlisted, a session that logout ended between its two steps.
+ * The key names are those a single Redis has always had.
  */
 export class RedisSessionStore extends SessionStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
     super();
@@ -39,7 +48,8 @@ export class RedisSessionStore extends SessionStore {
     return `${this.prefix}:sess-account:${accountId}`;
   }
 
-  private async write(digest: Buffer, session: StoredSession): Promise<void> {
+  /** `existing`: a touch, which must not bring back a session ended meanwhile (logout, password change). */
+  private async write(digest: Buffer, session: StoredSession, existing: boolean): Promise<void> {
     const ttl = Math.max(1, session.expiresAt.getTime() - Date.now());
     const value = JSON.stringify({
       a: session.accountId,
@@ -49,20 +59,18 @@ export class RedisSessionStore extends SessionStore {
       u: session.userAgent,
       i: session.clientIp,
     } satisfies SessionValue);
-    await this.redis
-      .multi()
-      .set(this.key(digest), value, 'PX', ttl)
-      .sadd(this.accountKey(session.accountId), digest.toString('hex'))
-      .pexpire(this.accountKey(session.accountId), ttl, 'GT')
-      .exec();
+    const accountKey = this.accountKey(session.accountId);
+    // One key, one slot: a MULTI a cluster accepts. NX gives a new set its first TTL (GT never
+    // applies to a key without one), GT keeps the set as long as its longest session.
+    await this.redis.multi().sadd(accountKey, digest.toString('hex')).pexpire(accountKey, ttl, 'NX').pexpire(accountKey, ttl, 'GT').exec();
+    if (existing) await this.redis.set(this.key(digest), value, 'PX', ttl, 'XX');
+    else await this.redis.set(this.key(digest), value, 'PX', ttl);
   }
 
   async create(digest: Buffer, accountId: number, expiresAt: Date, client: SessionClient): Promise<StoredSession> {
     const now = new Date();
     const session = { accountId, createdAt: now, lastSeenAt: now, expiresAt, userAgent: client.userAgent, clientIp: client.clientIp };
-    // The account set may not exist yet: PEXPIRE GT would not set a TTL on a key without one.
-    await this.write(digest, session);
-    await this.redis.pexpire(this.accountKey(accountId), Math.max(1, expiresAt.getTime() - Date.now()), 'NX');
+    await this.write(digest, session, false);
     return session;
   }
 
@@ -78,7 +86,10 @@ export class RedisSessionStore extends SessionStore {
     const gone: string[] = [];
     for (let at = 0; at < members.length; at += LIST_BATCH) {
       const batch = members.slice(at, at + LIST_BATCH);
-      const values = await this.redis.mget(...batch.map((hex) => `${this.prefix}:sess:${hex}`));
+      const values = await getMany(
+        this.redis,
+        batch.map((hex) => `${this.prefix}:sess:${hex}`),
+      );
       batch.forEach((hex, n) => {
         const raw = values[n];
         const session = raw ? parse(raw) : null;
@@ -91,14 +102,13 @@ export class RedisSessionStore extends SessionStore {
   }
 
   touch(digest: Buffer, session: StoredSession, expiresAt: Date): Promise<void> {
-    return this.write(digest, { ...session, lastSeenAt: new Date(), expiresAt });
+    return this.write(digest, { ...session, lastSeenAt: new Date(), expiresAt }, true);
   }
 
   async destroy(digest: Buffer): Promise<void> {
     const session = await this.get(digest);
-    const tx = this.redis.multi().del(this.key(digest));
-    if (session) tx.srem(this.accountKey(session.accountId), digest.toString('hex'));
-    await tx.exec();
+    await this.redis.del(this.key(digest));
+    if (session) await this.redis.srem(this.accountKey(session.accountId), digest.toString('hex'));
   }
 
   async destroyAllForAccount(accountId: number, keep: Buffer | null): Promise<number> {
@@ -106,13 +116,12 @@ export class RedisSessionStore extends SessionStore {
     const keepHex = keep?.toString('hex');
     const doomed = members.filter((m) => m !== keepHex);
     if (doomed.length === 0) return 0;
-    const results = await this.redis
-      .multi()
-      .del(...doomed.map((hex) => `${this.prefix}:sess:${hex}`))
-      .srem(this.accountKey(accountId), ...doomed)
-      .exec();
     // DEL counts the keys that were there: expired sessions still in the set are not counted.
-    const deleted = results?.[0]?.[1];
-    return typeof deleted === 'number' ? deleted : 0;
+    const deleted = await deleteMany(
+      this.redis,
+      doomed.map((hex) => `${this.prefix}:sess:${hex}`),
+    );
+    await this.redis.srem(this.accountKey(accountId), ...doomed);
+    return deleted;
   }
 }

@@ -9,7 +9,11 @@ import { type JsonResponse, writeJson } from './write-json';
 export function isUnavailable(error: unknown): boolean {
   const e = error as { name?: string; code?: string; message?: string; driverError?: { code?: string; message?: string } };
   // ioredis gave up on a command while Redis is unreachable (sessions, rate limits, cache, queues).
-  if (e?.name === 'MaxRetriesPerRequestError') return true;
+  if (e?.name === 'MaxRetriesPerRequestError' || e?.name === 'ClusterAllFailedError') return true;
+  // A Redis Cluster with a master down: ioredis retries the slot's owner, then gives up ("Too many
+  // Cluster redirections. Last error: …", about a second), or the nodes answer CLUSTERDOWN / TRYAGAIN.
+  // With no node reachable at all, the service's cluster client refuses at once (no offline queue).
+  if (/^Too many Cluster redirections|^CLUSTERDOWN|^TRYAGAIN|None of startup nodes is available|^Cluster isn't ready/.test(e?.message ?? '')) return true;
   const code = e?.code ?? e?.driverError?.code;
   const message = `${e?.message ?? ''} ${e?.driverError?.message ?? ''}`;
   return (

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RateLimitsRepository } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, REDIS_CLIENT } from '@dts/platform';
-import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig, REDIS_CLIENT, type RedisClient } from '@dts/platform';
 import { ApiException } from '../http/api.exception';
 
 /** The window failures are counted in. */
@@ -19,7 +18,7 @@ const WINDOW_MS = 15 * 60_000;
 export class LoginFailures {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    @Inject(REDIS_CLIENT) private readonly redis: RedisClient | null,
     private readonly limits: RateLimitsRepository,
   ) {}
 

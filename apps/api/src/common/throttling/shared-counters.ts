@@ -1,5 +1,5 @@
 import type { RateLimitsRepository, RateLimitState } from '@dts/persistence';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@dts/platform';
 
 /** Fixed-window counters every instance shares: `amount` hits counted at once, the window's state after them. */
 export interface SharedCounters {
@@ -46,7 +46,7 @@ type ThrottleHits = (hitKey: string, blockKey: string, ttl: number, limit: numbe
 export class RedisSharedCounters implements SharedCounters {
   private readonly hits: ThrottleHits;
 
-  constructor(redis: Redis) {
+  constructor(redis: RedisClient) {
     // defineCommand: EVALSHA, falling back to EVAL once when the script is not loaded.
     if (!('dtsThrottleHits' in redis)) redis.defineCommand('dtsThrottleHits', { numberOfKeys: 2, lua: SCRIPT });
     this.hits = (redis as unknown as { dtsThrottleHits: ThrottleHits }).dtsThrottleHits.bind(redis);

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { RateLimitsRepository } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, REDIS_CLIENT } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, REDIS_CLIENT, type RedisClient } from '@dts/platform';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Redis } from 'ioredis';
 import { ACCOUNT_THROTTLER, accountBudget, AccountRateLimit, RATE_WINDOW_MS } from './account-rate-limit';
 import { ApiThrottlerGuard, AUTH_THROTTLER, authTracker } from './api-throttler.guard';
 import { LoginFailures } from './login-failures';
@@ -19,7 +18,7 @@ import { PgSharedCounters, RedisSharedCounters } from './shared-counters';
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, REDIS_CLIENT, RateLimitsRepository],
-      useFactory: (config: AppConfig, redis: Redis | null, limits: RateLimitsRepository) => {
+      useFactory: (config: AppConfig, redis: RedisClient | null, limits: RateLimitsRepository) => {
         const prefix = `${config.redis.prefix}:rl`;
         const account = accountBudget(config);
         return {

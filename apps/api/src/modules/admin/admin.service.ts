@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AdminAccountListMetaWire, AdminAccountWire, AdminInfoWire } from '@dts/domain';
 import { AccountsRepository, DataCacheRepository, SystemStatsRepository } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, JobQueue, readBuildInfo } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, JobQueue, readBuildInfo, usesRedis } from '@dts/platform';
 import { ApiResult } from '../../common/http/api-result';
 import { ApiException } from '../../common/http/api.exception';
 import { toAdminAccountWire } from './admin-account.mapper';
@@ -48,7 +48,7 @@ export class AdminService {
       embedded: this.config.database.url === null,
       database,
       pool: this.stats.pool(),
-      redisCache: this.config.redis.url !== null,
+      redisCache: usesRedis(this.config),
       cache,
     });
   }
