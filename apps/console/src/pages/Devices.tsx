@@ -8,7 +8,7 @@ import { ErrorBox, Loading, OnlineBadge, PageHeader } from '../components/ui';
 import { useConsoleConfig, useDeviceList } from '../hooks/devices';
 import { nameOf, useDatamodel } from '../hooks/datamodel';
 import { useNow } from '../hooks/now';
-import { num, relativeTime, tagsText } from '../lib/format';
+import { num, plural, relativeTime, tagsText } from '../lib/format';
 import { readListState, toggleSort, writeListState, type ListState } from '../lib/list-state';
 import { RegisterDeviceDialog } from './RegisterDevice';
 
@@ -78,7 +78,7 @@ export function DevicesPage() {
         title="Devices"
         subtitle={
           total !== undefined
-            ? `${total} device${total === 1 ? '' : 's'}${state.q || state.folder || state.typeRef || state.online !== null ? ' match' : ''}`
+            ? `${plural(total, 'device')}${state.q || state.folder || state.typeRef || state.online !== null ? ' match' : ''}`
             : undefined
         }
         actions={

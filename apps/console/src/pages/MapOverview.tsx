@@ -5,7 +5,7 @@ import { MapView } from '../components/MapView';
 import { Card, ErrorBox, Loading, OnlineBadge, PageHeader } from '../components/ui';
 import { useAllDevices, useConsoleConfig } from '../hooks/devices';
 import { useNow } from '../hooks/now';
-import { relativeTime } from '../lib/format';
+import { plural, relativeTime } from '../lib/format';
 
 const ONLINE = '#15803d';
 const OFFLINE = '#b91c1c';
@@ -33,7 +33,7 @@ export function MapOverviewPage() {
   );
   return (
     <>
-      <PageHeader title="Map" subtitle={devices.data ? `${placed.length} of ${devices.data.length} devices have a position.` : undefined} />
+      <PageHeader title="Map" subtitle={devices.data ? `${placed.length.toLocaleString('en')} of ${plural(devices.data.length, 'device')} ${placed.length === 1 ? 'has' : 'have'} a position.` : undefined} />
       <ErrorBox error={devices.error} />
       {devices.isPending ? (
         <Loading what="Loading devices" />
