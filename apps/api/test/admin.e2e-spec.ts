@@ -280,7 +280,9 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
       const entries = async (query: string) => {
         const res = await svc.http().get(`/cache/entries${query}`).set('Cookie', adminCookie);
         return {
-          data: expectSuccess<{ devEUI: string; label: string; owner: string; version: number; stale: boolean; bytes: number; rows: number; built_unix: number | null }[]>(res),
+          data: expectSuccess<
+            { devEUI: string; label: string; owner: string; version: number; stale: boolean; bytes: number; rows: number; built_unix: number | null }[]
+          >(res),
           meta: res.body.meta,
         };
       };

@@ -61,7 +61,9 @@ function Figures() {
                 </span>
                 <span className="figure-label">
                   Cache entries
-                  {cache ? ` (${cache.fresh.toLocaleString('en')} fresh, ${cache.stale.toLocaleString('en')} stale, ${cache.never_built.toLocaleString('en')} never built)` : ''}
+                  {cache
+                    ? ` (${cache.fresh.toLocaleString('en')} fresh, ${cache.stale.toLocaleString('en')} stale, ${cache.never_built.toLocaleString('en')} never built)`
+                    : ''}
                 </span>
               </div>
             </li>

@@ -77,9 +77,7 @@ export function DevicesPage() {
       <PageHeader
         title="Devices"
         subtitle={
-          total !== undefined
-            ? `${plural(total, 'device')}${state.q || state.folder || state.typeRef || state.online !== null ? ' match' : ''}`
-            : undefined
+          total !== undefined ? `${plural(total, 'device')}${state.q || state.folder || state.typeRef || state.online !== null ? ' match' : ''}` : undefined
         }
         actions={
           <button type="button" className="primary" onClick={() => setRegistering(true)}>
