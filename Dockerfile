@@ -15,3 +15,8 @@ COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000 3001
 CMD ["node", "dist/apps/api/src/main.js"]
+
+# The load balancer (deploy/nginx.conf) with its own copy of the console's build: it serves the
+# content-hashed assets itself, in their prebuilt gzip form (gzip_static), and passes the rest on.
+FROM nginx:1.27 AS edge
+COPY --from=build /app/dist/console /usr/share/dts/console
