@@ -80,6 +80,16 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
         scales: { x: { time: true, range: () => axis.current } },
         legend: { show: false },
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        hooks: {
+          // The time axis as drawn, on the element: what the browser tests hold to the chosen window.
+          setScale: [
+            (chart, key) => {
+              if (key !== 'x') return;
+              chart.root.parentElement?.setAttribute('data-x-min', String(chart.scales.x?.min ?? ''));
+              chart.root.parentElement?.setAttribute('data-x-max', String(chart.scales.x?.max ?? ''));
+            },
+          ],
+        },
       },
       data as uPlot.AlignedData,
       element.current,

@@ -9,6 +9,13 @@ const HOME: L.LatLngTuple = [52.36, 4.87];
 /** Below the tile pane (200): loaded tiles cover the base layer, a tile that fails shows it. */
 const BASE_PANE = 'dts-base';
 const NATURAL_EARTH = 'Base map: Natural Earth (public domain)';
+/**
+ * The deepest zoom a fit goes to: a street with tiles; with the base map alone, a region, where its
+ * 1:110 million coastlines still say where the devices are (the person may zoom in further).
+ */
+const FIT_ZOOM = { tiles: 16, base: 9 };
+/** Fired on the map's element when the base map is drawn because there are no tiles to show. */
+const BASE_ONLY = 'dts-base-only';
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -57,6 +64,7 @@ function drawBaseLayer(map: L.Map, element: HTMLElement, why: 'none' | 'unavaila
       L.geoJSON(borders, { ...style, style: { color: '#a7b0b8', weight: 0.8, dashArray: '3 3' } }).addTo(map);
       map.attributionControl.addAttribution(why === 'none' ? NATURAL_EARTH : `Map tiles unavailable. ${NATURAL_EARTH}`);
       element.dataset.baseLayer = 'natural-earth';
+      if (element.dataset.tiles !== 'loaded') element.dispatchEvent(new Event(BASE_ONLY));
     },
     () => {
       delete element.dataset.baseLayer;
@@ -73,10 +81,22 @@ type MapConfig = ConsoleConfigWire['map'];
 export function baseMap(element: HTMLElement, config: MapConfig): L.Map {
   const m = L.map(element, { center: HOME, zoom: 13, maxZoom: config.max_zoom, preferCanvas: false, zoomControl: true });
   m.createPane(BASE_PANE).style.zIndex = '150';
+  L.control.scale({ imperial: false }).addTo(m);
   if (config.tile_url) {
+    element.dataset.tiles = 'loading';
     const tiles = L.tileLayer(config.tile_url, { attribution: escapeHtml(config.attribution), maxZoom: config.max_zoom }).addTo(m);
-    tiles.once('tileerror', () => drawBaseLayer(m, element, 'unavailable'));
-  } else drawBaseLayer(m, element, 'none');
+    // Any tile that loads means there are tiles (a few failing ones show the base map through).
+    tiles.on('tileload', () => {
+      element.dataset.tiles = 'loaded';
+    });
+    tiles.once('tileerror', () => {
+      if (element.dataset.tiles !== 'loaded') element.dataset.tiles = 'failed';
+      drawBaseLayer(m, element, 'unavailable');
+    });
+  } else {
+    element.dataset.tiles = 'none';
+    drawBaseLayer(m, element, 'none');
+  }
   return m;
 }
 
@@ -92,7 +112,7 @@ export class ViewFollower {
   private following = true;
   private fitted = false;
   private bounds: L.LatLngBounds | null = null;
-  private readonly button: HTMLButtonElement;
+  private readonly control: HTMLElement;
 
   constructor(
     private readonly map: L.Map,
@@ -100,6 +120,14 @@ export class ViewFollower {
   ) {
     map.on('movestart zoomstart', () => {
       if (!this.fitting) this.release();
+    });
+    // Without tiles the view is fitted again, to the base map's depth, if the person has not moved it.
+    map.getContainer().addEventListener(BASE_ONLY, () => {
+      if (!this.following) return;
+      if (this.bounds?.isValid()) {
+        this.fitted = false;
+        this.show(this.bounds);
+      } else this.at(() => this.map.setView(this.map.getCenter(), Math.min(this.map.getZoom(), FIT_ZOOM.base), { animate: false }));
     });
     const FitControl = L.Control.extend({
       onAdd: () => {
@@ -109,7 +137,7 @@ export class ViewFollower {
         button.textContent = 'Show all';
         button.title = `Fit the map to ${what} and follow it again`;
         button.setAttribute('aria-label', `Show all: fit the map to ${what} and follow it again`);
-        button.hidden = true;
+        bar.hidden = true;
         L.DomEvent.disableClickPropagation(bar);
         L.DomEvent.on(button, 'click', (event) => {
           L.DomEvent.stop(event);
@@ -119,7 +147,7 @@ export class ViewFollower {
       },
     });
     const control = new FitControl({ position: 'topright' }).addTo(map);
-    this.button = control.getContainer()!.querySelector('button')!;
+    this.control = control.getContainer()!;
     map.getContainer().dataset.follow = 'true';
   }
 
@@ -139,7 +167,7 @@ export class ViewFollower {
   /** Back to following: fitted to the content at once. */
   follow(): void {
     this.following = true;
-    this.button.hidden = true;
+    this.control.hidden = true;
     this.map.getContainer().dataset.follow = 'true';
     this.fitted = false;
     if (this.bounds) this.show(this.bounds);
@@ -148,17 +176,27 @@ export class ViewFollower {
   private release(): void {
     if (!this.following) return;
     this.following = false;
-    this.button.hidden = false;
+    this.control.hidden = false;
     this.map.getContainer().dataset.follow = 'false';
   }
 
   private fit(): void {
-    if (!this.bounds) return;
+    const bounds = this.bounds;
+    if (!bounds) return;
+    const tiles = this.map.getContainer().dataset.tiles;
+    const maxZoom = tiles === 'loaded' || tiles === 'loading' ? FIT_ZOOM.tiles : FIT_ZOOM.base;
+    this.at(() => {
+      this.map.invalidateSize();
+      this.map.fitBounds(bounds.pad(0.1), { maxZoom, animate: false });
+    });
+    this.fitted = true;
+  }
+
+  /** Moves the view as the follower: the events the move fires are not the person's. */
+  private at(move: () => void): void {
     this.fitting = true;
     try {
-      this.map.invalidateSize();
-      this.map.fitBounds(this.bounds.pad(0.1), { maxZoom: 16, animate: false });
-      this.fitted = true;
+      move();
     } finally {
       this.fitting = false;
     }
