@@ -205,6 +205,10 @@ describe('the console’s charts, maps and counts, in Chromium', () => {
     await page.locator('#map .map[data-base-layer="natural-earth"]').waitFor(BOUND);
     expect(await page.locator('#map .leaflet-dts-base-pane path').count()).toBeGreaterThan(0);
     await page.locator('#map .leaflet-control-attribution', { hasText: 'Natural Earth' }).waitFor(BOUND);
+    // A phone's width: the map, following, keeps the newest position in view.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(NEWEST_IN_VIEW, true, BOUND);
+    await page.setViewportSize({ width: 1366, height: 900 });
     await check('device-map-offline');
 
     await page.getByRole('link', { name: 'Map', exact: true }).click();

@@ -121,6 +121,10 @@ export class ViewFollower {
     map.on('movestart zoomstart', () => {
       if (!this.fitting) this.release();
     });
+    // A map that changes size (a phone turned, a window resized) keeps what it follows in view.
+    map.on('resize', () => {
+      if (!this.fitting && this.following && this.bounds?.isValid() && !map.getBounds().contains(this.bounds)) this.fit();
+    });
     // Without tiles the view is fitted again, to the base map's depth, if the person has not moved it.
     map.getContainer().addEventListener(BASE_ONLY, () => {
       if (!this.following) return;
