@@ -155,11 +155,6 @@ export class ViewFollower {
     map.getContainer().dataset.follow = 'true';
   }
 
-  /** Whether new content still moves the view (the person has not moved the map). */
-  get isFollowing(): boolean {
-    return this.following;
-  }
-
   /** The content's bounds now: fitted if it is the first, or if the view no longer holds it all. */
   show(bounds: L.LatLngBounds): void {
     this.bounds = bounds;
