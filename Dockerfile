@@ -6,6 +6,12 @@ RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
+# The load balancer (deploy/nginx.conf) with its own copy of the console's build: it serves the
+# content-hashed assets itself, in their prebuilt gzip form (gzip_static), and passes the rest on.
+# (Before the runtime stage: a plain `docker build` builds the last one, the service.)
+FROM nginx:1.27 AS edge
+COPY --from=build /app/dist/console /usr/share/dts/console
+
 FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app

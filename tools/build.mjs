@@ -55,7 +55,8 @@ if (!commit) {
 }
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 await writeFile(join(out, 'build-info.json'), JSON.stringify({ version: pkg.version, commit }, null, 2));
-const consoleBuild = buildConsole(root, { force: process.argv.includes('--force-console') });
+const kB = (bytes) => `${Math.round(bytes / 1024)} KiB`;
+const consoleBuild = await buildConsole(root, { force: process.argv.includes('--force-console') });
 
 // The embedded database's template (initdb and every migration done once; see
 // libs/persistence/src/embedded/embedded-template.ts): made when this PGlite and these migrations
@@ -65,6 +66,6 @@ const templateStart = performance.now();
 const hadTemplate = existsSync(template.embeddedTemplatePath());
 const templatePath = hadTemplate ? template.embeddedTemplatePath() : await template.ensureEmbeddedTemplate();
 console.log(
-  `built ${count} files into dist/; console ${consoleBuild.built ? `built into dist/console in ${(consoleBuild.ms / 1000).toFixed(1)} s` : 'unchanged (dist/console is current)'}; ` +
+  `built ${count} files into dist/; console ${consoleBuild.built ? `built into dist/console in ${(consoleBuild.ms / 1000).toFixed(1)} s (${kB(consoleBuild.sizes.raw)} of text assets, ${kB(consoleBuild.sizes.br)} brotli, ${kB(consoleBuild.sizes.gz)} gzip)` : 'unchanged (dist/console is current)'}; ` +
     `embedded database template ${hadTemplate ? 'current' : templatePath ? `made in ${((performance.now() - templateStart) / 1000).toFixed(1)} s` : 'not made (another process is making it, or the cache is read-only)'}`,
 );

@@ -22,7 +22,10 @@ export default defineConfig({
     outDir: `${root}dist/console`,
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // Maps without a sourceMappingURL comment: tools/build-console.mjs moves them out of the served
+    // directory, and the api serves them (with a SourceMap header on each script) only when
+    // CONSOLE_SOURCE_MAPS says so; nothing in the bundle points to them.
+    sourcemap: 'hidden',
     // Hashed names are cached for a year; index.html is not cached (apps/api console module).
     assetsDir: 'assets',
     chunkSizeWarningLimit: 600,

@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { GLOBAL_GUARDS } from './app.module';
 import { Authenticator } from './common/auth/authenticator.service';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { compressionMiddleware } from './common/http/compression';
 import { binaryBodyMiddlewares, jsonBodyMiddlewares, LARGE_BODY_ROUTES, largeBodyMiddlewares } from './common/http/body-parsing';
 import { hotLane, type HotRoute } from './common/http/hot-lane';
 import { requestIdMiddleware } from './common/http/request-id';
@@ -51,6 +52,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     requestIdMiddleware,
     requestLogMiddleware(app.get<HttpLoggers>(HTTP_LOGGERS).requests, app.get(MetricsService)),
     securityHeaders(),
+    compressionMiddleware() as RequestHandler,
   ];
   app.use(...beforeRouter);
   installHotLane(app, beforeRouter);

@@ -280,7 +280,9 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
       const entries = async (query: string) => {
         const res = await svc.http().get(`/cache/entries${query}`).set('Cookie', adminCookie);
         return {
-          data: expectSuccess<{ devEUI: string; label: string; owner: string; version: number; stale: boolean; bytes: number; rows: number }[]>(res),
+          data: expectSuccess<
+            { devEUI: string; label: string; owner: string; version: number; stale: boolean; bytes: number; rows: number; built_unix: number | null }[]
+          >(res),
           meta: res.body.meta,
         };
       };
@@ -303,8 +305,21 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
       }
       expect((await entries('?stale=false')).data.every((e) => !e.stale)).toBe(true);
       expect((await entries('?stale=true&limit=500')).data.map((e) => e.devEUI)).toEqual(expect.arrayContaining(euis));
+      // The counts are of what the listing shows, every page of it, by the rule that marks each row.
+      const count = (rows: { stale: boolean; built_unix: number | null }[]) => ({
+        total: rows.length,
+        fresh: rows.filter((e) => !e.stale).length,
+        stale: rows.filter((e) => e.stale && e.built_unix !== null).length,
+        never_built: rows.filter((e) => e.built_unix === null).length,
+      });
+      expect(all.data.length).toBeLessThan(500);
+      expect(all.meta).toEqual({ next_cursor: null, ...count(all.data) });
+      expect(all.meta.never_built).toBeGreaterThanOrEqual(3);
+      const staleOnly = await entries('?stale=true&limit=500');
+      expect(staleOnly.meta).toEqual({ next_cursor: null, ...count(staleOnly.data) });
+      expect(staleOnly.meta.fresh).toBe(0);
       const first = await entries('?limit=1');
-      expect(first.meta).toEqual({ next_cursor: first.data[0]!.devEUI });
+      expect(first.meta).toEqual({ ...all.meta, next_cursor: first.data[0]!.devEUI });
       const second = await entries(`?limit=1&cursor=${first.meta.next_cursor}`);
       expect(second.data[0]!.devEUI > first.data[0]!.devEUI).toBe(true);
     });

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
 import { accountWithCredentials, bearer, createToken, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
@@ -37,7 +39,8 @@ describe('the hot lane', () => {
   };
 
   beforeAll(async () => {
-    svc = await startTestService();
+    // Room for a device list past the compression threshold (1 KiB: about 55 EUIs).
+    svc = await startTestService({ env: { ACCOUNT_MAX_DEVICES: '100' } });
     [alice, bob] = await Promise.all([accountWithCredentials(svc, 'lane'), accountWithCredentials(svc, 'lane')]);
     aliceDevices = [newEui(), newEui()].sort();
     for (const eui of aliceDevices) expectSuccess(await tokenClient(svc, alice.appToken).post(`/user/device/${eui}`), 201);
@@ -60,6 +63,34 @@ describe('the hot lane', () => {
     expect(expectSuccess(tokenHeader)).toEqual(aliceDevices);
     expect(tokenHeader.headers['x-request-id']).toBe('lb-0123');
     expect(expectSuccess(await read(LANE, bearer(bob.appToken)))).toHaveLength(1);
+  });
+
+  it('compresses as the router does: the same bytes, Content-Encoding, Vary and ETag, for brotli, gzip and neither', async () => {
+    const carol = await accountWithCredentials(svc, 'lane');
+    for (let i = 0; i < 70; i++) expectSuccess(await tokenClient(svc, carol.appToken).post(`/user/device/${newEui()}`), 201);
+    /** The bytes as they came (supertest would decode them) and the headers that are not per request. */
+    const rawRead = (path: string, acceptEncoding: string | null) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const headers: Record<string, string> = { Authorization: `Bearer ${carol.appToken}`, ...(acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}) };
+        get(`${svc.url}${path}`, { headers, agent: false }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_REQUEST.has(name))), body: Buffer.concat(chunks) }),
+          );
+        }).on('error', reject);
+      });
+    for (const acceptEncoding of ['br, gzip', 'gzip', null]) {
+      const lane = await rawRead(LANE, acceptEncoding);
+      const router = await rawRead(ROUTER, acceptEncoding);
+      expect(lane.headers).toEqual(router.headers);
+      expect(lane.body.equals(router.body)).toBe(true);
+      const coding = lane.headers['content-encoding'];
+      expect(coding).toBe(acceptEncoding === null ? undefined : acceptEncoding.split(',')[0]);
+      expect(lane.headers['vary']).toBe('Accept-Encoding');
+      const text = (coding === 'br' ? brotliDecompressSync(lane.body) : coding === 'gzip' ? gunzipSync(lane.body) : lane.body).toString('utf8');
+      expect((JSON.parse(text) as { data: string[] }).data).toHaveLength(70);
+    }
   });
 
   it('refuses as the router does: no credentials, a bad token, two tokens', async () => {

@@ -58,7 +58,8 @@ describe('the web console, part 2, in Chromium', () => {
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
     });
     [alice, bob] = await Promise.all([account(svc.url, 'alice2'), account(svc.url, 'bob2')]);
-    await call(svc.url, 'POST', `/user/device/${CAMERA}`, { body: { label: 'Trail camera' }, headers: as(alice), expect: 201 });
+    // A camera trap by its device type (2, Camera): the upload offers camera traps only.
+    await call(svc.url, 'POST', `/user/device/${CAMERA}`, { body: { label: 'Trail camera', type_ref: 2 }, headers: as(alice), expect: 201 });
     browser = await launch();
     page = await signedIn(alice, '/console/camera-traps');
   }, 180_000);

@@ -248,7 +248,7 @@ describe('the web console in Chromium', () => {
     try {
       await fleetPage.goto(`${svc.url}/console/devices`);
       await signIn(fleet, fleetPage);
-      await fleetPage.getByText(`${FLEET} devices`).waitFor({ timeout: 20_000 });
+      await fleetPage.getByText(`${FLEET.toLocaleString('en')} devices`).waitFor({ timeout: 20_000 });
       // Virtualised: a few dozen rows in the page, not 5,000.
       const rendered = await fleetPage.locator('tbody tr[aria-rowindex]').count();
       expect(rendered).toBeGreaterThan(5);

@@ -130,6 +130,8 @@ export function renderNginxConf(prefix: string, listen: number, api1: number, ap
   replace(/^(\s*)server api-2:3000\b/, `$1server 127.0.0.1:${api2}`);
   replace(/^(\s*)listen 80;/, `$1listen 127.0.0.1:${listen};`);
   replace(/^(\s*)access_log \S+ dts;/, `$1access_log ${join(prefix, 'access.log')} dts;`);
+  // nginx serves the console's assets from this checkout's build, as it would from its image's copy.
+  replace(/^(\s*)root \/usr\/share\/dts;/, `$1root ${join(root, 'dist')};`);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(prefix, 'temp', t)};`).join('\n');
   replace(/^http \{$/, `http {\n${temp}`);
   return conf;

@@ -2,11 +2,10 @@ import type { FenceDeviceWire, FenceWire, GeoJsonPolygon } from '@dts/domain';
 import '@geoman-io/leaflet-geoman-free';
 import '@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css';
 import L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
 import { useConsoleConfig } from '../hooks/devices';
 import { type LatLng, polygonFromRings, ringsFromPolygon } from '../lib/fence-geometry';
-import { baseMap, escapeHtml } from './MapView';
+import { baseMap, escapeHtml, ViewFollower } from './map-base';
 
 export type FenceMapMode = { kind: 'view' } | { kind: 'draw' } | { kind: 'edit'; uid: number };
 
@@ -47,6 +46,7 @@ export function FenceMap({ label, fences, selected, draft, devices, mode, onSele
   const fenceLayer = useRef<L.LayerGroup | null>(null);
   const deviceLayer = useRef<L.LayerGroup | null>(null);
   const fitted = useRef<string>('');
+  const follower = useRef<ViewFollower | null>(null);
   const config = useConsoleConfig().data;
   const handlers = useRef({ onSelect, onDrawn, onEdited });
   handlers.current = { onSelect, onDrawn, onEdited };
@@ -56,6 +56,8 @@ export function FenceMap({ label, fences, selected, draft, devices, mode, onSele
     const m = baseMap(element.current, config.map);
     fenceLayer.current = L.layerGroup().addTo(m);
     deviceLayer.current = L.layerGroup().addTo(m);
+    follower.current = new ViewFollower(m, 'every fence');
+    fitted.current = '';
     m.pm.setGlobalOptions({ allowSelfIntersection: false, snappable: false });
     m.on('pm:create', (e) => {
       const layer = e.layer as L.Polygon;
@@ -67,6 +69,7 @@ export function FenceMap({ label, fences, selected, draft, devices, mode, onSele
     return () => {
       m.remove();
       map.current = null;
+      follower.current = null;
     };
   }, [config]);
 
@@ -89,11 +92,11 @@ export function FenceMap({ label, fences, selected, draft, devices, mode, onSele
         layer.on('pm:edit', () => handlers.current.onEdited(polygonFromRings(ringsOf(layer))));
       }
     }
-    // Fitted again only when the set of fences changes, not on every edit.
+    // Shown again only when the set of fences changes, not on every edit (a corner dragged out
+    // of view must not move the map under the pointer); the person's own view is kept.
     const signature = fences.map((f) => f.uid).join(',');
     if (bounds.isValid() && signature !== fitted.current) {
-      m.invalidateSize();
-      m.fitBounds(bounds.pad(0.15), { maxZoom: 16 });
+      follower.current?.show(bounds);
       fitted.current = signature;
     }
   }, [fences, selected, mode, draft, config]);

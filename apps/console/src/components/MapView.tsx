@@ -1,7 +1,7 @@
 import L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
 import { useConsoleConfig } from '../hooks/devices';
+import { baseMap, escapeHtml, ViewFollower } from './map-base';
 
 export interface MapMarker {
   id: string;
@@ -25,33 +25,21 @@ interface Props {
   tracks?: readonly MapTrack[];
   onSelect?: (id: string) => void;
   height?: string;
-}
-
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** Where a map without anything to show looks: the Netherlands. */
-const HOME: L.LatLngTuple = [52.36, 4.87];
-
-type MapConfig = NonNullable<ReturnType<typeof useConsoleConfig>['data']>['map'];
-
-/** A Leaflet map on the element with the configured tiles (or a plain background and a note when there are none). */
-export function baseMap(element: HTMLElement, config: MapConfig): L.Map {
-  const m = L.map(element, { center: HOME, zoom: 13, maxZoom: config.max_zoom, preferCanvas: false, zoomControl: true });
-  if (config.tile_url) L.tileLayer(config.tile_url, { attribution: escapeHtml(config.attribution), maxZoom: config.max_zoom }).addTo(m);
-  else m.attributionControl.addAttribution('No map tiles configured');
-  return m;
+  /** What "Show all" fits the map to, in words ("every device", "the track"). */
+  content?: string;
 }
 
 /**
  * A Leaflet map of devices and tracks, drawn as vectors (no marker images to load). Tiles come
- * from the configured URL; without one, or without a network, the same markers and tracks are
- * drawn on a plain background.
+ * from the configured URL; without one, or when they do not load, the same markers and tracks are
+ * drawn on the bundled base map. The view follows what is shown (a live position stays in view)
+ * until the person pans or zooms (map-base.ts, ViewFollower).
  */
-export function MapView({ label, markers, tracks = [], onSelect, height = '420px' }: Props) {
+export function MapView({ label, markers, tracks = [], onSelect, height = '420px', content = 'every position' }: Props) {
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);
-  /** Points the view was last fitted to: it is fitted again when the data grows well beyond them (a track loading), not on every live point. */
-  const fitted = useRef(0);
+  const follower = useRef<ViewFollower | null>(null);
   const config = useConsoleConfig().data;
   const select = useRef(onSelect);
   select.current = onSelect;
@@ -60,11 +48,12 @@ export function MapView({ label, markers, tracks = [], onSelect, height = '420px
     if (!element.current || !config) return;
     const m = baseMap(element.current, config.map);
     layer.current = L.layerGroup().addTo(m);
+    follower.current = new ViewFollower(m, content);
     map.current = m;
-    fitted.current = 0;
     return () => {
       m.remove();
       map.current = null;
+      follower.current = null;
     };
   }, [config]);
 
@@ -91,12 +80,7 @@ export function MapView({ label, markers, tracks = [], onSelect, height = '420px
       circle.on('click', () => select.current?.(marker.id));
       bounds.extend([marker.lat, marker.lon]);
     }
-    const count = markers.length + tracks.reduce((n, t) => n + t.points.length, 0);
-    if (bounds.isValid() && count > 2 * fitted.current) {
-      m.invalidateSize();
-      m.fitBounds(bounds.pad(0.1), { maxZoom: 16 });
-      fitted.current = count;
-    }
+    follower.current?.show(bounds);
   }, [markers, tracks, config]);
 
   return (

@@ -2,8 +2,8 @@ import type { SeriesWire } from '@dts/domain';
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { num } from '../lib/format';
-import { toChartData } from '../lib/series';
+import { num, plural, utcText } from '../lib/format';
+import { timeAxisRange, toChartData } from '../lib/series';
 
 export const PALETTE = ['#0f766e', '#b45309', '#1d4ed8', '#a21caf', '#15803d', '#b91c1c'];
 
@@ -29,6 +29,10 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
   const plot = useRef<uPlot | null>(null);
   const { data, lines } = useMemo(() => toChartData(series, members), [series, members]);
   const shape = lines.map((l) => `${l.member}:${l.min !== null}`).join(',');
+  const [from, to] = timeAxisRange(series);
+  // Read by the x scale's range whenever uPlot rescales: the chart is built once per set of lines.
+  const axis = useRef<[number, number]>([from, to]);
+  axis.current = [from, to];
 
   useEffect(() => {
     if (!element.current) return;
@@ -73,9 +77,19 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
         series: seriesOpts,
         bands,
         axes,
-        scales: { x: { time: true } },
+        scales: { x: { time: true, range: () => axis.current } },
         legend: { show: false },
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        hooks: {
+          // The time axis as drawn, on the element: what the browser tests hold to the chosen window.
+          setScale: [
+            (chart, key) => {
+              if (key !== 'x') return;
+              chart.root.parentElement?.setAttribute('data-x-min', String(chart.scales.x?.min ?? ''));
+              chart.root.parentElement?.setAttribute('data-x-max', String(chart.scales.x?.max ?? ''));
+            },
+          ],
+        },
       },
       data as uPlot.AlignedData,
       element.current,
@@ -93,7 +107,8 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
 
   useEffect(() => {
     plot.current?.setData(data as uPlot.AlignedData);
-  }, [data]);
+    plot.current?.setScale('x', { min: from, max: to });
+  }, [data, from, to]);
 
   const summary = lines
     .map((line) => {
@@ -105,7 +120,7 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
     })
     .join('; ');
   return (
-    <figure className="chart" data-points={series.t.length}>
+    <figure className="chart" data-points={series.t.length} data-from={from} data-to={to}>
       <div ref={element} role="img" aria-label={`Chart of ${lines.map((l) => describe(l.member).label).join(', ')}. ${summary}`} />
       <figcaption className="muted small">
         <span className="chart-legend">
@@ -116,7 +131,7 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
             </span>
           ))}
         </span>
-        {series.t.length} buckets of {series.interval}. {summary}
+        {plural(series.t.length, 'bucket')} of {series.interval} from {utcText(from)} to {utcText(to)} UTC. {summary}
       </figcaption>
     </figure>
   );

@@ -1,4 +1,4 @@
-import type { AdminAccountUpdateRequest, AdminAccountWire, CacheDeviceEntryWire } from '@dts/domain';
+import type { AdminAccountUpdateRequest, AdminAccountWire, CacheDeviceEntryWire, CacheEntryListMetaWire } from '@dts/domain';
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
@@ -34,7 +34,7 @@ export function useUpdateAccount() {
   });
 }
 
-type CachePage = { entries: CacheDeviceEntryWire[]; meta: { next_cursor: string | null } };
+type CachePage = { entries: CacheDeviceEntryWire[]; meta: CacheEntryListMetaWire };
 
 export function useCacheEntries(stale: boolean | null) {
   const query = { ...(stale === null ? {} : { stale }), limit: ADMIN_PAGE };

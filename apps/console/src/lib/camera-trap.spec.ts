@@ -1,4 +1,4 @@
-import { isCameraTrap } from './camera-trap';
+import { cameraOptions, isCameraTrap } from './camera-trap';
 
 const datamodel = {
   device_types: [
@@ -33,5 +33,26 @@ describe('isCameraTrap', () => {
     expect(isCameraTrap(plain, datamodel, false)).toBe(false);
     expect(isCameraTrap({ type_ref: 99, decoder_ref: 99, icon_ref: 99 }, datamodel, false)).toBe(false);
     expect(isCameraTrap({ ...plain, type_ref: 2 }, undefined, false)).toBe(false);
+  });
+});
+
+describe('cameraOptions', () => {
+  const devices = [
+    { devEUI: 'A1', label: 'Bike', type_ref: 1, decoder_ref: 3, icon_ref: 1 },
+    { devEUI: 'C1', label: 'Trail camera', type_ref: 2, decoder_ref: 1, icon_ref: null },
+    { devEUI: 'C2', label: '', type_ref: null, decoder_ref: 5, icon_ref: null },
+    { devEUI: 'S1', label: 'Sensor', type_ref: null, decoder_ref: 1, icon_ref: null },
+  ];
+
+  it('offers the camera traps only, named by label and EUI', () => {
+    expect(cameraOptions(devices, datamodel)).toEqual([
+      { value: 'C1', label: 'Trail camera (C1)' },
+      { value: 'C2', label: 'C2' },
+    ]);
+  });
+
+  it('keeps a device already chosen, whatever it is, and offers none before the datamodel is known', () => {
+    expect(cameraOptions(devices, datamodel, 'S1').map((o) => o.value)).toEqual(['C1', 'C2', 'S1']);
+    expect(cameraOptions(devices, undefined)).toEqual([]);
   });
 });

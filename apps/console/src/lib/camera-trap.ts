@@ -20,3 +20,18 @@ export function isCameraTrap(
   if (decoder && isCamera(typeName(decoder.type_ref))) return true;
   return isCamera(datamodel.icons.find((i) => i.uid === device.icon_ref)?.name);
 }
+
+/**
+ * The devices a photo can be uploaded to, as select options: the camera traps by type, decoder or
+ * icon (isCameraTrap without the photos clue, which would take a request per device), and
+ * `keep` — a device chosen already (the filter's, the page's) — whatever it is.
+ */
+export function cameraOptions(
+  devices: readonly Pick<DeviceMetaWire, 'devEUI' | 'label' | 'type_ref' | 'decoder_ref' | 'icon_ref'>[],
+  datamodel: Pick<DatamodelWire, 'device_types' | 'decoders' | 'icons'> | undefined,
+  keep = '',
+): { value: string; label: string }[] {
+  return devices
+    .filter((d) => d.devEUI === keep || isCameraTrap(d, datamodel, false))
+    .map((d) => ({ value: d.devEUI, label: d.label ? `${d.label} (${d.devEUI})` : d.devEUI }));
+}

@@ -1,3 +1,5 @@
+import { plural } from './format';
+
 /**
  * A detector output file a person imports for one photo: MegaDetector batch output
  * (`{images: [{file, detections}], detection_categories, …}`), SpeciesNet predictions
@@ -43,7 +45,7 @@ function categoriesOf(entries: readonly unknown[]): { detection: Set<string>; cl
 }
 
 const noEntry = (filename: string, others: number) =>
-  others === 0 ? 'This file names no photo.' : `No entry for ${filename} in this file (it names ${others} other photo${others === 1 ? '' : 's'}).`;
+  others === 0 ? 'This file names no photo.' : `No entry for ${filename} in this file (it names ${plural(others, 'other photo')}).`;
 
 /**
  * Narrows a parsed file to the entries for the photo `filename`: the MegaDetector or SpeciesNet
@@ -94,6 +96,6 @@ export function parseDetectorFile(text: string, filename: string): DetectorFile 
 /** What the import did, in words: the boxes read and where they came from. */
 export function importSummary(kind: 'megadetector' | 'speciesnet' | 'own', boxes: number, hasPrediction: boolean): string {
   const from = kind === 'megadetector' ? 'MegaDetector' : kind === 'speciesnet' ? 'SpeciesNet' : 'the file';
-  const what = `${boxes} box${boxes === 1 ? '' : 'es'}${hasPrediction ? ' and a whole-image prediction' : ''}`;
+  const what = `${plural(boxes, 'box', 'boxes')}${hasPrediction ? ' and a whole-image prediction' : ''}`;
   return `Imported ${what} from ${from}.`;
 }

@@ -1,4 +1,4 @@
-import { duration, num, parseTags, relativeTime, spacedEui, tagsText, utcText } from './format';
+import { duration, noun, num, parseTags, plural, relativeTime, spacedEui, tagsText, utcText } from './format';
 
 describe('format', () => {
   it('tells times relative to now', () => {
@@ -35,5 +35,18 @@ describe('duration', () => {
     expect(duration(3_600 * 5 + 60 * 12 + 9)).toBe('5 h 12 min');
     expect(duration(86_400 * 3 + 3_600 * 4 + 59)).toBe('3 d 4 h');
     expect(duration(86_400 + 30)).toBe('1 d');
+  });
+});
+
+describe('plural', () => {
+  it('writes a count with its noun in the count’s form', () => {
+    expect(plural(1, 'bucket')).toBe('1 bucket');
+    expect(plural(0, 'bucket')).toBe('0 buckets');
+    expect(plural(2, 'position')).toBe('2 positions');
+    expect(plural(1, 'entry', 'entries')).toBe('1 entry');
+    expect(plural(5, 'entry', 'entries')).toBe('5 entries');
+    expect(plural(5000, 'device')).toBe('5,000 devices');
+    expect(noun(1, 'photo')).toBe('photo');
+    expect(noun(3, 'box', 'boxes')).toBe('boxes');
   });
 });

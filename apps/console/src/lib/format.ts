@@ -75,3 +75,16 @@ export function duration(seconds: number): string {
     .map(([n, unit]) => `${n} ${unit}`)
     .join(' ');
 }
+
+/**
+ * A count and its noun in the count's form: "1 bucket", "0 buckets", "5,000 devices" ("1 entry",
+ * "2 entries" with `many`). The one way the console writes a count, so that none says "1 buckets".
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${noun(n, one, many)}`;
+}
+
+/** The noun alone, for a count written apart from it ("photo" or "photos"). */
+export function noun(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}

@@ -1,5 +1,5 @@
 import type { SeriesWire } from '@dts/domain';
-import { rangeOf, toChartData } from './series';
+import { rangeOf, timeAxisRange, toChartData } from './series';
 
 const base: SeriesWire = { from: 0, to: 10_000, interval: '1h', interval_s: 3600, t: [], members: {} };
 
@@ -52,5 +52,14 @@ describe('toChartData', () => {
 
   it('names ranges ending now', () => {
     expect(rangeOf('24h', 100_000)).toEqual({ from: 100_000 - 86_400, to: 100_000 });
+  });
+});
+
+describe('timeAxisRange', () => {
+  it('is the window the answer covers, not the span of its buckets', () => {
+    // One 5-minute bucket in a 24-hour window: the axis spans the 24 hours.
+    const day = { ...base, from: 1_800_000_000 - 86_400, to: 1_800_000_000, interval: '5m' as const, interval_s: 300, t: [1_799_990_000] };
+    expect(timeAxisRange(day)).toEqual([1_800_000_000 - 86_400, 1_800_000_000]);
+    expect(timeAxisRange({ ...base, from: 500, to: 500 })).toEqual([500, 4100]);
   });
 });

@@ -57,6 +57,16 @@ export function toChartData(series: SeriesWire, members: readonly string[]): { d
   return { data: [xs, ...columns], lines };
 }
 
+/**
+ * The time axis of a chart: the window the answer covers (`from`..`to`, as the service resolved the
+ * chosen range), whatever data falls in it. Fitted to the data instead, one bucket in "24h" spread
+ * over years of ticks and two buckets in "1h" over one minute. A window of no length (from = to)
+ * is widened to one bucket so that the axis has a scale.
+ */
+export function timeAxisRange(series: Pick<SeriesWire, 'from' | 'to' | 'interval_s'>): [number, number] {
+  return series.to > series.from ? [series.from, series.to] : [series.from, series.from + series.interval_s];
+}
+
 /** A chart's time range by its name, ending now. */
 export const RANGES = { '1h': 3_600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
 export type RangeName = keyof typeof RANGES;

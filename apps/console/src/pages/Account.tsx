@@ -7,7 +7,7 @@ import { ConfirmButton } from '../components/ConfirmButton';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useChangePassword, useDeleteAccount, useEndOtherSessions, useEndSession, useSessionInfo, useUserSessions } from '../hooks/account';
 import { useNow } from '../hooks/now';
-import { relativeTime, utcText } from '../lib/format';
+import { plural, relativeTime, utcText } from '../lib/format';
 import { describeUserAgent } from '../lib/user-agent';
 
 function Profile() {
@@ -117,13 +117,13 @@ function SignedIn() {
       ) : null}
       {endOthers.isSuccess ? (
         <p className="notice" role="status">
-          {endOthers.data.ended === 1 ? 'One other session has ended.' : `${endOthers.data.ended} other sessions have ended.`}
+          {endOthers.data.ended === 1 ? 'One other session has ended.' : `${plural(endOthers.data.ended, 'other session')} have ended.`}
         </p>
       ) : null}
       <ConfirmButton
         label="Sign out everywhere else"
         className="danger"
-        confirm={`Sign out the ${others === 1 ? 'other session' : `${others} other sessions`}?`}
+        confirm={`Sign out the ${others === 1 ? 'other session' : plural(others, 'other session')}?`}
         pending={endOthers.isPending || others === 0}
         onConfirm={() => endOthers.mutate()}
       />

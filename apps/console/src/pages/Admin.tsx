@@ -1,17 +1,31 @@
+import type { CacheEntryListMetaWire } from '@dts/domain';
 import { useMemo, useState } from 'react';
 import { DataTable } from '../components/DataTable';
 import { SelectField } from '../components/form';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useAdminInfo, useCacheEntries, useInvalidateCache } from '../hooks/admin';
-import { duration, num, relativeTime, utcText } from '../lib/format';
+import { duration, num, plural, relativeTime, utcText } from '../lib/format';
 import { useNow } from '../hooks/now';
 import { AdminAccounts } from './AdminAccounts';
 
 const bytes = (n: number) => (n >= 1_048_576 ? `${num(n / 1_048_576, 1)} MiB` : n >= 1024 ? `${num(n / 1024, 1)} KiB` : `${n} B`);
 
+/** The entries' counts by state, as a line ("5 entries: 1 fresh, 4 never built"). */
+function entryCountsText(m: CacheEntryListMetaWire): string {
+  const parts = [
+    m.fresh ? `${m.fresh.toLocaleString('en')} fresh` : '',
+    m.stale ? `${m.stale.toLocaleString('en')} stale` : '',
+    m.never_built ? `${m.never_built.toLocaleString('en')} never built` : '',
+  ].filter(Boolean);
+  return `${plural(m.total, 'entry', 'entries')}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+}
+
 function Figures() {
   const info = useAdminInfo();
   const i = info.data;
+  // The table below lists every device's entry: the figure counts the same listing (its meta),
+  // not the admin summary's "built for the current version" count, which left out never-built ones.
+  const cache = useCacheEntries(null).data?.pages[0]?.meta;
   return (
     <>
       <ErrorBox error={info.error} />
@@ -42,8 +56,15 @@ function Figures() {
             </li>
             <li className="figure">
               <div>
-                <span className="figure-value">{i.cache.entries}</span>
-                <span className="figure-label">Cache entries ({i.cache.stale} stale)</span>
+                <span className="figure-value" data-cache-entries={cache?.total}>
+                  {cache ? cache.total.toLocaleString('en') : '–'}
+                </span>
+                <span className="figure-label">
+                  Cache entries
+                  {cache
+                    ? ` (${cache.fresh.toLocaleString('en')} fresh, ${cache.stale.toLocaleString('en')} stale, ${cache.never_built.toLocaleString('en')} never built)`
+                    : ''}
+                </span>
               </div>
             </li>
           </ul>
@@ -107,6 +128,7 @@ function CacheEntries() {
   const invalidate = useInvalidateCache();
   const now = useNow();
   const rows = useMemo(() => entries.data?.pages.flatMap((p) => p.entries) ?? [], [entries.data]);
+  const counts = entries.data?.pages[0]?.meta;
   return (
     <Card
       title="Data cache per device"
@@ -129,11 +151,17 @@ function CacheEntries() {
           onChange={(e) => setStale(e.target.value === '' ? null : e.target.value === 'true')}
         />
       </div>
+      {counts ? (
+        <p className="muted small" data-cache-listed={counts.total}>
+          {entryCountsText(counts)}
+          {rows.length < counts.total ? ` (${rows.length.toLocaleString('en')} loaded; scroll for more)` : ''}.
+        </p>
+      ) : null}
       <ErrorBox error={entries.error ?? invalidate.error} />
       {invalidate.isSuccess ? (
         <p className="notice" role="status">
           {'devices' in invalidate.data
-            ? `${invalidate.data.devices} entries invalidated; the worker rebuilds them.`
+            ? `${plural(invalidate.data.devices, 'entry', 'entries')} invalidated; the worker rebuilds ${invalidate.data.devices === 1 ? 'it' : 'them'}.`
             : `${invalidate.data.devEUI} invalidated (version ${invalidate.data.version}); the worker rebuilds it.`}
         </p>
       ) : null}
@@ -157,7 +185,12 @@ function CacheEntries() {
             {
               key: 'state',
               header: 'State',
-              render: (e) => <span className={`badge ${e.stale ? 'badge-off' : 'badge-ok'}`}>{e.stale ? 'stale' : 'fresh'}</span>,
+              render: (e) =>
+                e.built_unix === null ? (
+                  <span className="badge badge-off">never built</span>
+                ) : (
+                  <span className={`badge ${e.stale ? 'badge-off' : 'badge-ok'}`}>{e.stale ? 'stale' : 'fresh'}</span>
+                ),
             },
             {
               key: 'do',

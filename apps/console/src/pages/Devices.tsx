@@ -8,7 +8,7 @@ import { ErrorBox, Loading, OnlineBadge, PageHeader } from '../components/ui';
 import { useConsoleConfig, useDeviceList } from '../hooks/devices';
 import { nameOf, useDatamodel } from '../hooks/datamodel';
 import { useNow } from '../hooks/now';
-import { num, relativeTime, tagsText } from '../lib/format';
+import { num, plural, relativeTime, tagsText } from '../lib/format';
 import { readListState, toggleSort, writeListState, type ListState } from '../lib/list-state';
 import { RegisterDeviceDialog } from './RegisterDevice';
 
@@ -77,9 +77,7 @@ export function DevicesPage() {
       <PageHeader
         title="Devices"
         subtitle={
-          total !== undefined
-            ? `${total} device${total === 1 ? '' : 's'}${state.q || state.folder || state.typeRef || state.online !== null ? ' match' : ''}`
-            : undefined
+          total !== undefined ? `${plural(total, 'device')}${state.q || state.folder || state.typeRef || state.online !== null ? ' match' : ''}` : undefined
         }
         actions={
           <button type="button" className="primary" onClick={() => setRegistering(true)}>

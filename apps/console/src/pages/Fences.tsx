@@ -9,7 +9,7 @@ import { TextField } from '../components/form';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useCreateFence, useDeleteFence, useFenceDevices, useFences, useUpdateFence } from '../hooks/fences';
 import { cornerCount, parsePolygonText } from '../lib/fence-geometry';
-import { utcText } from '../lib/format';
+import { plural, utcText } from '../lib/format';
 
 /** A shape being made or changed: its name and polygon, and the GeoJSON text beside the map (the keyboard's way). */
 interface Draft {
@@ -153,7 +153,7 @@ export function FencesPage() {
                     }}
                   />
                   <small id="fence-geojson-hint" className="hint">
-                    {draft.polygon ? `${cornerCount(draft.polygon)} corners. ` : ''}Drawn on the map, or pasted here: [longitude, latitude] positions.
+                    {draft.polygon ? `${plural(cornerCount(draft.polygon), 'corner')}. ` : ''}Drawn on the map, or pasted here: [longitude, latitude] positions.
                   </small>
                   {draft.textProblem || fieldError(error, 'geometry') ? (
                     <small className="field-error">{draft.textProblem ?? fieldError(error, 'geometry')}</small>
@@ -199,7 +199,7 @@ export function FencesPage() {
                     {f.name}
                   </button>
                   <span className="muted small">
-                    {cornerCount(f.geometry)} corners · made {utcText(f.created_unix)}
+                    {plural(cornerCount(f.geometry), 'corner')} · made {utcText(f.created_unix)}
                   </span>
                   {!draft ? (
                     <span className="row-actions">

@@ -7,7 +7,7 @@ import { Field } from '../components/form';
 import { Card, ErrorBox, PageHeader } from '../components/ui';
 import { nameOf, useDatamodel } from '../hooks/datamodel';
 import { useImportDevices, usePreviewImport } from '../hooks/imports';
-import { tagsText } from '../lib/format';
+import { plural, tagsText } from '../lib/format';
 
 /** The file's content as the service takes it: CSV as text, JSON parsed (our rows, or a The Things Stack / ChirpStack export). */
 function contentOf(name: string, text: string): unknown {
@@ -108,7 +108,7 @@ export function ImportDevicesPage() {
           actions={
             !importing.data && report.valid ? (
               <button type="button" className="primary" disabled={importing.isPending} onClick={() => importing.mutate(file!.content)}>
-                {importing.isPending ? 'Registering…' : `Register ${report.devices.length} devices`}
+                {importing.isPending ? 'Registering…' : `Register ${plural(report.devices.length, 'device')}`}
               </button>
             ) : null
           }
@@ -116,12 +116,12 @@ export function ImportDevicesPage() {
           <p role="status" aria-live="polite">
             {importing.data ? (
               <>
-                {importing.data.created} devices registered. <Link href="/devices">See them in the device list</Link>.
+                {plural(importing.data.created, 'device')} registered. <Link href="/devices">See them in the device list</Link>.
               </>
             ) : report.valid ? (
-              `${report.rows} rows (${report.format}), no problems: the account will hold ${report.devices_owned + report.devices.length} of its ${report.max_devices} devices.`
+              `${plural(report.rows, 'row')} (${report.format}), no problems: the account will hold ${(report.devices_owned + report.devices.length).toLocaleString('en')} of its ${plural(report.max_devices, 'device')}.`
             ) : (
-              `${report.rows} rows (${report.format}), ${report.problems.length} problems: nothing can be registered until they are fixed.`
+              `${plural(report.rows, 'row')} (${report.format}), ${plural(report.problems.length, 'problem')}: nothing can be registered until ${report.problems.length === 1 ? 'it is' : 'they are'} fixed.`
             )}
           </p>
           {general.length > 0 || unreadRows.length > 0 ? (

@@ -5,7 +5,7 @@ import { MapView } from '../components/MapView';
 import { Card, ErrorBox, Loading, OnlineBadge, PageHeader } from '../components/ui';
 import { useAllDevices, useConsoleConfig } from '../hooks/devices';
 import { useNow } from '../hooks/now';
-import { relativeTime } from '../lib/format';
+import { plural, relativeTime } from '../lib/format';
 
 const ONLINE = '#15803d';
 const OFFLINE = '#b91c1c';
@@ -33,12 +33,19 @@ export function MapOverviewPage() {
   );
   return (
     <>
-      <PageHeader title="Map" subtitle={devices.data ? `${placed.length} of ${devices.data.length} devices have a position.` : undefined} />
+      <PageHeader
+        title="Map"
+        subtitle={
+          devices.data
+            ? `${placed.length.toLocaleString('en')} of ${plural(devices.data.length, 'device')} ${placed.length === 1 ? 'has' : 'have'} a position.`
+            : undefined
+        }
+      />
       <ErrorBox error={devices.error} />
       {devices.isPending ? (
         <Loading what="Loading devices" />
       ) : (
-        <MapView label="Every device with a position" markers={markers} onSelect={(eui) => navigate(`/devices/${eui}`)} height="60vh" />
+        <MapView label="Every device with a position" markers={markers} onSelect={(eui) => navigate(`/devices/${eui}`)} height="60vh" content="every device" />
       )}
       <p className="legend muted small">
         <span className="swatch" style={{ background: ONLINE }} aria-hidden /> online <span className="swatch" style={{ background: OFFLINE }} aria-hidden />{' '}

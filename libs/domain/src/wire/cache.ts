@@ -34,9 +34,20 @@ export interface CacheDeviceEntryWire extends CacheEntryWire {
   bytes: number;
 }
 
-/** GET /cache/entries's `meta`: pass `next_cursor` as `cursor` for the next page. */
+/**
+ * GET /cache/entries's `meta`: pass `next_cursor` as `cursor` for the next page. The counts are of
+ * every entry the same `stale` lists, over all pages (`total` = fresh + stale + never_built): what
+ * the listing shows, counted by the same rule that marks each row.
+ */
 export interface CacheEntryListMetaWire {
   next_cursor: string | null;
+  total: number;
+  /** Built for the device's current version. */
+  fresh: number;
+  /** Built for an older version. */
+  stale: number;
+  /** Never built: `built_unix` null (`stale: true` on the row). */
+  never_built: number;
 }
 
 export interface CacheEntryListQuery {

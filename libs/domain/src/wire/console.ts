@@ -100,9 +100,13 @@ export interface AccountOverviewWire {
 /** GET /ui/config: settings of the web console, from the service's configuration. */
 export interface ConsoleConfigWire {
   map: {
-    /** Leaflet tile URL template (`{z}/{x}/{y}`); null: no tiles, devices and tracks on a plain background. */
+    /**
+     * Leaflet tile URL template (`{z}/{x}/{y}`); null: no tiles, devices and tracks on the console's
+     * bundled low-resolution base map (which it also draws when tiles fail to load).
+     */
     tile_url: string | null;
     attribution: string;
+    /** The tile server's deepest zoom. */
     max_zoom: number;
   };
   online_threshold_s: number;

@@ -24,6 +24,24 @@ export interface CacheDeviceRow {
   built_at: Date | null;
 }
 
+/** An entry's counts by state, over every page of a listing: what its rows say, counted. */
+export interface CacheEntryCounts {
+  /** Built for the device's current version. */
+  fresh: number;
+  /** Built for an older version. */
+  stale: number;
+  /** Never built (no uplink yet, or no rebuild finished). */
+  never_built: number;
+}
+
+/**
+ * One device's entry state, the one definition both the listing's filter and its counts use (an
+ * entry row may be missing: a device before its first uplink). `stale=true` keeps what is not fresh.
+ */
+const ENTRY_STATE = `CASE WHEN c.built_version IS NULL THEN 'never_built' WHEN c.built_version = c.version THEN 'fresh' ELSE 'stale' END`;
+const ENTRY_FILTER = `($1::boolean IS NULL OR (${ENTRY_STATE} <> 'fresh') = $1)`;
+const LISTED_ENTRIES = `devices d JOIN accounts a ON a.id = d.owner_id LEFT JOIN data_cache c ON c.device_id = d.uid WHERE d.deleted_at IS NULL AND ${ENTRY_FILTER}`;
+
 export interface CacheTotals {
   devices: number;
   entries: number;
@@ -78,12 +96,22 @@ export class DataCacheRepository {
     return this.ds.query(
       `SELECT d.eui, d.label, a.username AS owner, coalesce(c.version, 0) AS version, c.built_version, coalesce(c.rows, 0) AS rows,
               coalesce(c.bytes, 0)::text AS bytes, c.built_at
-       FROM devices d JOIN accounts a ON a.id = d.owner_id LEFT JOIN data_cache c ON c.device_id = d.uid
-       WHERE d.deleted_at IS NULL AND ($1::text IS NULL OR d.eui > $1)
-         AND ($2::boolean IS NULL OR (c.built_version IS DISTINCT FROM coalesce(c.version, 0)) = $2)
+       FROM ${LISTED_ENTRIES} AND ($2::text IS NULL OR d.eui > $2)
        ORDER BY d.eui LIMIT $3`,
-      [afterEui, stale, limit],
+      [stale, afterEui, limit],
     );
+  }
+
+  /** The entries `entries` lists with the same `stale`, over all its pages, counted by state. */
+  async entryCounts(stale: boolean | null): Promise<CacheEntryCounts> {
+    const r = await queryOne<CacheEntryCounts>(
+      this.ds,
+      `SELECT count(*) FILTER (WHERE s = 'fresh')::int AS fresh, count(*) FILTER (WHERE s = 'stale')::int AS stale,
+              count(*) FILTER (WHERE s = 'never_built')::int AS never_built
+       FROM (SELECT ${ENTRY_STATE} AS s FROM ${LISTED_ENTRIES}) e`,
+      [stale],
+    );
+    return { fresh: r.fresh, stale: r.stale, never_built: r.never_built };
   }
 
   /** Moves the device's version on; returns the new one. */

@@ -129,8 +129,13 @@ export interface AppConfig {
     readonly readDatabaseUrl: string | null;
     readonly readStatementTimeoutMs: number;
   };
-  /** The web console's map: Leaflet tile URL template (null: no tiles, a plain background) and its attribution. */
-  readonly map: { readonly tileUrl: string | null; readonly attribution: string };
+  /**
+   * The web console's map: Leaflet tile URL template (null: no tiles, the bundled base map), its
+   * attribution and the deepest zoom its server has.
+   */
+  readonly map: { readonly tileUrl: string | null; readonly attribution: string; readonly maxZoom: number };
+  /** The web console: whether its source maps are served (`CONSOLE_SOURCE_MAPS`; off in production unless set). */
+  readonly console: { readonly sourceMaps: boolean };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

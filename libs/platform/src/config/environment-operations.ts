@@ -5,8 +5,8 @@ import { AccountsEnvironment } from './environment-accounts';
 
 /**
  * The settings of how a process runs and is operated: logging, the worker, the proxy in front and
- * outbound calls, image storage, shutdown and HTTP timeouts, metrics, and the console's map and
- * online threshold. Part of Environment's class chain; the README's configuration table documents each.
+ * outbound calls, image storage, shutdown and HTTP timeouts, metrics, and the console's map,
+ * online threshold and source maps. Part of Environment's class chain; the README's configuration table documents each.
  */
 export class OperationsEnvironment extends AccountsEnvironment {
   @IsOptional()
@@ -125,6 +125,18 @@ export class OperationsEnvironment extends AccountsEnvironment {
   @IsString()
   @MaxLength(300)
   MAP_TILE_ATTRIBUTION?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24)
+  MAP_TILE_MAX_ZOOM?: number;
+
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  CONSOLE_SOURCE_MAPS?: boolean;
 }
 
 export const OPERATIONS_ENVIRONMENT_NAMES = [
@@ -149,4 +161,6 @@ export const OPERATIONS_ENVIRONMENT_NAMES = [
   'DEVICE_ONLINE_SECONDS',
   'MAP_TILE_URL',
   'MAP_TILE_ATTRIBUTION',
+  'MAP_TILE_MAX_ZOOM',
+  'CONSOLE_SOURCE_MAPS',
 ] as const satisfies readonly (keyof OperationsEnvironment)[];

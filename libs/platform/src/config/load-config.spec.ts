@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queuePrefix } from '../queue/queue-connection';
 import { usesRedis } from './app-config';
-import { ConfigError, loadConfig, placeholderReason } from './load-config';
+import { ConfigError, loadConfig, placeholderReason, tileUrlProblem } from './load-config';
 import { describeClusterNodes } from './redis-cluster-nodes';
 
 const SECRETS = {
@@ -269,5 +269,53 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).drainGraceMs).toBe(500);
     expect(loadConfig({ DATA_DIR: dataDir, SHUTDOWN_DRAIN_GRACE_MS: '5000', SHUTDOWN_TIMEOUT_MS: '30000' }).drainGraceMs).toBe(5000);
     expect(problems({ DATA_DIR: dataDir, SHUTDOWN_DRAIN_GRACE_MS: '10000' })).toEqual([expect.stringMatching(/^SHUTDOWN_DRAIN_GRACE_MS: must be less than/)]);
+  });
+
+  describe('the console’s map and source maps', () => {
+    it('takes a tile server, its attribution and its deepest zoom; none draws the bundled base map', () => {
+      expect(loadConfig({ DATA_DIR: dataDir }).map).toEqual({
+        tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+        attribution: '© OpenStreetMap contributors',
+        maxZoom: 19,
+      });
+      const own = loadConfig({
+        DATA_DIR: dataDir,
+        MAP_TILE_URL: 'https://{s}.tiles.example.net/v1/{z}/{x}/{y}{r}.png?key=k',
+        MAP_TILE_ATTRIBUTION: '© Example',
+        MAP_TILE_MAX_ZOOM: '22',
+      });
+      expect(own.map).toEqual({ tileUrl: 'https://{s}.tiles.example.net/v1/{z}/{x}/{y}{r}.png?key=k', attribution: '© Example', maxZoom: 22 });
+      expect(loadConfig({ DATA_DIR: dataDir, MAP_TILE_URL: 'none' }).map.tileUrl).toBeNull();
+    });
+
+    it('refuses at start a tile URL a browser could not use, one line naming the setting', () => {
+      expect(problems({ DATA_DIR: dataDir, MAP_TILE_URL: 'ftp://tiles.example.net/{z}/{x}/{y}.png' })).toEqual([
+        expect.stringMatching(/^MAP_TILE_URL: must be an http\(s\) tile URL/),
+      ]);
+      expect(problems({ DATA_DIR: dataDir, MAP_TILE_URL: 'https://tiles.example.net/{z}/{y}.png' })).toEqual([expect.stringMatching(/^MAP_TILE_URL: /)]);
+      expect(problems({ DATA_DIR: dataDir, MAP_TILE_URL: 'https://tiles-{s}.example.net/{z}/{x}/{y}.png' })).toEqual([
+        expect.stringMatching(/^MAP_TILE_URL: its host/),
+      ]);
+      expect(problems({ DATA_DIR: dataDir, MAP_TILE_URL: 'https://tiles.example.net/{z}/{x}/{y}/{style}.png' })).toEqual([
+        expect.stringMatching(/^MAP_TILE_URL: names a placeholder/),
+      ]);
+      expect(problems({ DATA_DIR: dataDir, MAP_TILE_MAX_ZOOM: '30' })).toEqual([expect.stringMatching(/^MAP_TILE_MAX_ZOOM: /)]);
+      expect(tileUrlProblem('https://{z}/{x}/{y}')).not.toBeNull();
+      expect(tileUrlProblem('http://localhost:8080/tiles/{z}/{x}/{y}.png')).toBeNull();
+    });
+
+    it('serves the console’s source maps outside production only, unless CONSOLE_SOURCE_MAPS says', () => {
+      expect(loadConfig({ DATA_DIR: dataDir }).console.sourceMaps).toBe(true);
+      expect(loadConfig({ DATA_DIR: dataDir, CONSOLE_SOURCE_MAPS: 'false' }).console.sourceMaps).toBe(false);
+      const production = {
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://dts@db/dts',
+        INGEST_SECRET: randomBytes(16).toString('hex'),
+        TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+      };
+      expect(loadConfig(production).console.sourceMaps).toBe(false);
+      expect(loadConfig({ ...production, CONSOLE_SOURCE_MAPS: 'true' }).console.sourceMaps).toBe(true);
+    });
   });
 });

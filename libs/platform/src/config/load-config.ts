@@ -138,6 +138,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (http.headersTimeoutMs > http.requestTimeoutMs) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)');
   }
+  // Only a template the pattern took: one line per bad setting.
+  const tileProblem =
+    env.MAP_TILE_URL && env.MAP_TILE_URL !== 'none' && !problems.some((p) => p.startsWith('MAP_TILE_URL')) ? tileUrlProblem(env.MAP_TILE_URL) : null;
+  if (tileProblem) problems.push(`MAP_TILE_URL: ${tileProblem}`);
   try {
     parseOrigins(env.ALLOWED_ORIGINS ?? '');
   } catch (error) {
@@ -219,11 +223,37 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     map: {
       tileUrl: env.MAP_TILE_URL === 'none' ? null : (env.MAP_TILE_URL ?? DEFAULT_TILE_URL),
       attribution: env.MAP_TILE_ATTRIBUTION ?? (env.MAP_TILE_URL === undefined ? DEFAULT_TILE_ATTRIBUTION : ''),
+      // OpenStreetMap's standard tiles go to 19; another server says its own.
+      maxZoom: env.MAP_TILE_MAX_ZOOM ?? 19,
     },
+    console: { sourceMaps: env.CONSOLE_SOURCE_MAPS ?? !production },
     integrations: integrationsConfig(env),
     timeseries: timeseriesConfig(env),
   };
   return deepFreeze(config);
+}
+
+/**
+ * Why a tile URL template that passed the pattern is still not one a browser can use, or null:
+ * with its placeholders filled it must be an http(s) URL whose host has none left (the console's
+ * CSP allows images from that host, `{s}` becoming `*`, and from nowhere else).
+ */
+export function tileUrlProblem(template: string): string | null {
+  const host = /^https?:\/\/([^/?#]*)/.exec(template)?.[1] ?? '';
+  if (/[{}]/.test(host.replace(/^\{s\}\./, ''))) return 'its host may hold a placeholder only as a leading {s}. (the one form the console’s CSP can allow)';
+  const filled = template
+    .replace(/^(https?:\/\/)\{s\}\./, '$1a.')
+    .replace(/\{(z|x|y)\}/g, '0')
+    .replace(/\{r\}/g, '');
+  let url: URL;
+  try {
+    url = new URL(filled);
+  } catch {
+    return `"${template}" is not a URL once its {s}, {z}, {x} and {y} are filled in`;
+  }
+  if (!url.hostname) return 'has no host';
+  if (/[{}]/.test(decodeURIComponent(url.pathname + url.search))) return 'names a placeholder Leaflet does not fill: only {s}, {z}, {x}, {y} and {r} are';
+  return null;
 }
 
 /** A comma-separated list of origins (`https://console.example.org`), each normalised as browsers send it. */

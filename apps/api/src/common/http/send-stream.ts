@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { SLICE_ROWS, sliceTurn } from './bulk-scheduler';
+import { flushCompressed } from './compression';
 import type { EventSink, OpenConnection } from './open-connection';
 import type { StreamBody } from './stream-body';
 import { whenWritable } from './when-writable';
@@ -11,7 +12,8 @@ import { whenWritable } from './when-writable';
  * taken out of the batch as they are written; the batch after is asked for only once the client has
  * taken the last (backpressure; the reads repository reads one ahead), so memory holds two batches
  * whatever the size of the whole. A failure later can only cut the connection, which the client
- * sees as a truncated body.
+ * sees as a truncated body. A compressed answer (compression.ts) is flushed after each batch,
+ * before the next is read: the client has every row written so far, however long the read takes.
  */
 export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promise<void> {
   const iterator = stream.rows[Symbol.asyncIterator]();
@@ -36,6 +38,7 @@ export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promi
         chunk = '';
         if (res.destroyed) return;
       }
+      flushCompressed(res);
       next = await iterator.next();
     }
     res.end(chunk + stream.epilogue);

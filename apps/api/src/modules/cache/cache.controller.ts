@@ -36,7 +36,20 @@ export class CacheController {
     description:
       'At most `limit` (default 100); pass `meta.next_cursor` as `cursor` (with the same `stale`) for the next page. A device never built shows version 0 and `stale: true`, as GET /cache/status/{eui} does.',
   })
-  @ApiEnvelope([CacheDeviceEntryResponse], { meta: { type: 'object', properties: { next_cursor: { type: 'string', nullable: true } } } })
+  @ApiEnvelope([CacheDeviceEntryResponse], {
+    meta: {
+      type: 'object',
+      description: 'Counts of every entry the same `stale` lists, over all pages: total = fresh + stale + never_built.',
+      properties: {
+        next_cursor: { type: 'string', nullable: true },
+        total: { type: 'integer' },
+        fresh: { type: 'integer' },
+        stale: { type: 'integer' },
+        never_built: { type: 'integer' },
+      },
+      required: ['next_cursor', 'total', 'fresh', 'stale', 'never_built'],
+    },
+  })
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'ADMIN_ONLY')
   entries(@Query() query: CacheEntriesQueryDto) {
     return this.cache.entries(query);

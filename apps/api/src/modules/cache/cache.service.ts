@@ -32,9 +32,14 @@ export class CacheService {
       if (!after) throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
     }
     const limit = query.limit ?? 100;
-    const rows = await this.cache.entries(query.stale ?? null, limit + 1, after);
+    const stale = query.stale ?? null;
+    const [rows, counts] = await Promise.all([this.cache.entries(stale, limit + 1, after), this.cache.entryCounts(stale)]);
     const page = rows.slice(0, limit);
-    const meta: CacheEntryListMetaWire = { next_cursor: rows.length > limit ? (page.at(-1)?.eui ?? null) : null };
+    const meta: CacheEntryListMetaWire = {
+      next_cursor: rows.length > limit ? (page.at(-1)?.eui ?? null) : null,
+      total: counts.fresh + counts.stale + counts.never_built,
+      ...counts,
+    };
     return new ApiResult(
       page.map((r) => ({
         devEUI: r.eui,

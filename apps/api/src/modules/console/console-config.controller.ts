@@ -5,9 +5,6 @@ import { APP_CONFIG, type AppConfig, readBuildInfo } from '@dts/platform';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { ConsoleConfigResponse } from './console-config.response';
 
-/** OpenStreetMap's tile servers go to zoom 19; a custom tile URL is assumed to as well. */
-const MAX_ZOOM = 19;
-
 @ApiTags('system')
 @Controller('ui/config')
 export class ConsoleConfigController {
@@ -15,7 +12,7 @@ export class ConsoleConfigController {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.body = {
-      map: { tile_url: config.map.tileUrl, attribution: config.map.attribution, max_zoom: MAX_ZOOM },
+      map: { tile_url: config.map.tileUrl, attribution: config.map.attribution, max_zoom: config.map.maxZoom },
       online_threshold_s: config.deviceOnlineSeconds,
       version: readBuildInfo().version,
     };

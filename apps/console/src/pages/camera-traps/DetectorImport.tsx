@@ -3,6 +3,7 @@ import { errorText } from '../../api/client';
 import { DropZone } from '../../components/DropZone';
 import { byPerson } from '../../lib/annotation-draft';
 import { DETECTOR_FILE_MAX_BYTES, type DetectorFile, importSummary, parseDetectorFile } from '../../lib/detector-file';
+import { plural } from '../../lib/format';
 import type { PhotoDraft } from './usePhotoDraft';
 
 /**
@@ -52,7 +53,7 @@ export function DetectorImport({ state, filename }: { state: PhotoDraft; filenam
       />
       {pending ? (
         <div className="notice" role="alert">
-          <p>This replaces {people === 1 ? 'an annotation' : `${people} annotations`} a person made on this photo. </p>
+          <p>This replaces {people === 1 ? 'an annotation' : plural(people, 'annotation')} a person made on this photo. </p>
           <div className="button-row">
             <button type="button" className="small danger" onClick={() => void send(pending)}>
               Replace them

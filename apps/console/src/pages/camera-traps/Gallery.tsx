@@ -4,10 +4,12 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { api } from '../../api/client';
 import { SelectField, TextField } from '../../components/form';
 import { Card, ErrorBox, Loading, PageHeader } from '../../components/ui';
+import { useDatamodel } from '../../hooks/datamodel';
 import { useAllDevices } from '../../hooks/devices';
 import { useGallery } from '../../hooks/images';
 import { EMPTY_FILTER, type GalleryFilter, readGalleryFilter, STATUS_TEXT, writeGalleryFilter } from '../../lib/gallery';
-import { utcText } from '../../lib/format';
+import { cameraOptions } from '../../lib/camera-trap';
+import { noun, utcText } from '../../lib/format';
 import { UploadCard } from './UploadCard';
 
 const SCORES = [0.25, 0.5, 0.7, 0.8, 0.9, 0.95].map((s) => ({ value: String(s), label: `at least ${Math.round(s * 100)} %` }));
@@ -138,8 +140,8 @@ export function PhotoGrid({ filter, empty }: { filter: GalleryFilter; empty: str
       {gallery.isPending ? <Loading what="Loading photos" /> : null}
       {gallery.data ? (
         <p className="muted small" role="status">
-          {images.length}
-          {hasNextPage ? '+' : ''} photo{images.length === 1 ? '' : 's'}
+          {images.length.toLocaleString('en')}
+          {hasNextPage ? '+' : ''} {noun(hasNextPage ? 2 : images.length, 'photo')}
           {narrowed(filter) ? ' match' : ''}
         </p>
       ) : null}
@@ -172,8 +174,9 @@ export function GalleryPage() {
   const [, navigate] = useLocation();
   const filter = readGalleryFilter(search);
   const setFilter = (next: GalleryFilter) => navigate(`/camera-traps${writeGalleryFilter(next)}`, { replace: true });
-  const devices = useAllDevices().data ?? [];
-  const cameras = devices.map((d) => ({ value: d.devEUI, label: d.label ? `${d.label} (${d.devEUI})` : d.devEUI }));
+  const devices = useAllDevices().data;
+  const datamodel = useDatamodel().data;
+  const cameras = useMemo(() => cameraOptions(devices ?? [], datamodel, filter.eui), [devices, datamodel, filter.eui]);
   return (
     <>
       <PageHeader title="Camera traps" />

@@ -25,7 +25,7 @@ export function UploadCard({ cameras, camera }: { cameras: { value: string; labe
       <div className="upload-grid">
         <SelectField
           label="To camera"
-          empty={cameras.length ? 'Choose a camera' : 'Register a device first'}
+          empty={cameras.length ? 'Choose a camera' : 'Register a camera trap first'}
           value={chosen}
           options={cameras}
           onChange={(e) => setTarget(e.target.value)}

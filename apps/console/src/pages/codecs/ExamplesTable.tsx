@@ -1,4 +1,5 @@
 import type { CodecExampleWire } from '@dts/domain';
+import { plural } from '../../lib/format';
 
 const KIND: Record<CodecExampleWire['kind'], string> = { uplink: 'Uplink', downlink_encode: 'Downlink encoder', downlink_decode: 'Downlink decoder' };
 
@@ -9,7 +10,8 @@ export function ExamplesSummary({ examples }: { examples: readonly CodecExampleW
   const ran = examples.filter((e) => e.result !== null).length;
   return (
     <span className={`badge ${passed === examples.length ? 'badge-ok' : 'badge-bad'}`}>
-      {passed} of {examples.length} pass{ran < examples.length ? `, ${examples.length - ran} not run` : ''}
+      {passed} of {examples.length} {examples.length === 1 ? 'passes' : 'pass'}
+      {ran < examples.length ? `, ${plural(examples.length - ran, 'example')} not run` : ''}
     </span>
   );
 }

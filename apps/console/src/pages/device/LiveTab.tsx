@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { MapView } from '../../components/MapView';
 import { Card, ErrorBox, Loading } from '../../components/ui';
 import { useLiveRows, useTrack } from '../../hooks/uplinks';
+import { plural } from '../../lib/format';
 import { RANGES } from '../../lib/series';
 import { ChartCard } from './ChartCard';
 import { UplinkRows } from './UplinkRows';
@@ -65,11 +66,12 @@ export function LiveTab({ device }: { device: DeviceMetaWire }) {
             markers={markers}
             tracks={points.length > 1 ? [{ id: 'track', points, color: '#0f766e' }] : []}
             height="320px"
+            content="the track and the latest position"
           />
         ) : (
           <p className="empty">No position yet: the track appears with the first uplink that carries one, or set the installation position in Settings.</p>
         )}
-        <p className="muted small">{points.length} positions in the last 24 hours.</p>
+        <p className="muted small">{plural(points.length, 'position')} in the last 24 hours.</p>
       </Card>
       <Card title="Live uplinks" id="live-uplinks">
         <ErrorBox error={live.error} />

@@ -1,6 +1,6 @@
 import type { UplinkRecordWire } from '@dts/domain';
 import { type Column, DataTable } from '../../components/DataTable';
-import { num, utcText } from '../../lib/format';
+import { num, plural, utcText } from '../../lib/format';
 
 /** The decoded payload as one line of `member: value`. */
 function decodedText(decoded: Record<string, unknown>): string {
@@ -24,7 +24,7 @@ const COLUMNS: Column<UplinkRecordWire>[] = [
         </span>
       ) : r.payload_warnings.length > 0 ? (
         <span title={r.payload_warnings.join('\n')}>
-          <span className="badge badge-warn">{r.payload_warnings.length === 1 ? 'warning' : `${r.payload_warnings.length} warnings`}</span>{' '}
+          <span className="badge badge-warn">{r.payload_warnings.length === 1 ? 'warning' : plural(r.payload_warnings.length, 'warning')}</span>{' '}
           {decodedText(r.payload_decoded) || '–'}
         </span>
       ) : (

@@ -2,6 +2,7 @@ import { Download } from 'lucide-react';
 import { useMemo } from 'react';
 import { Card, ErrorBox, Loading } from '../../components/ui';
 import { useUplinkPages } from '../../hooks/uplinks';
+import { plural } from '../../lib/format';
 import { UplinkRows } from './UplinkRows';
 
 /** Every uplink, newest first, in pages as the table scrolls; the whole history as CSV or NDJSON. */
@@ -40,7 +41,7 @@ export function UplinksTab({ eui }: { eui: string }) {
         />
       ) : null}
       <p className="muted small">
-        {rows.length} uplinks shown{pages.hasNextPage ? '; scroll for older ones' : ''}.
+        {plural(rows.length, 'uplink')} shown{pages.hasNextPage ? '; scroll for older ones' : ''}.
       </p>
     </Card>
   );

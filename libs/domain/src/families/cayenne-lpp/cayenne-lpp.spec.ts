@@ -16,10 +16,18 @@ describe('Cayenne LPP (vectors of the public format description)', () => {
     expect(cayenneLppDecoder(hex('06 71 04 D2 FB 2E 00 00'), 1).decoded.accelerometer_6).toEqual({ x: 1.234, y: -1.234, z: 0 });
   });
 
-  it('decodes GPS into lat/lon/alt and the record’s position', () => {
+  it('decodes GPS into lat/lon/alt and the record’s position, once', () => {
     const r = cayenneLppDecoder(hex('01 88 06 76 5F F2 96 0A 00 03 E8'), 1);
-    expect(r.decoded).toMatchObject({ gps_1: { lat: 42.3519, lon: -87.9094, alt: 10 }, lat: 42.3519, lon: -87.9094, alt: 10 });
+    // The reading is the device's position, under those names only: written as gps_1 too, every
+    // view of the payload (the console's Decoded column, exports) showed the same reading twice.
+    expect(r.decoded).toEqual({ lat: 42.3519, lon: -87.9094, alt: 10 });
     expect(r.measurements).toMatchObject({ lat: 42.3519, lon: -87.9094, alt: 10 });
+  });
+
+  it('keeps a second GPS channel as gps_<channel>, the first being the position', () => {
+    const r = cayenneLppDecoder(hex('01 88 06 76 5F F2 96 0A 00 03 E8  02 88 07 FD 5C 00 BE A5 00 00 C8  03 74 01 85'), 1);
+    expect(r.decoded).toEqual({ lat: 42.3519, lon: -87.9094, alt: 10, gps_2: { lat: 52.3612, lon: 4.8805, alt: 2 }, voltage_3: 3.89 });
+    expect(r.measurements).toMatchObject({ lat: 42.3519, lon: -87.9094, alt: 10, battery_voltage: 3.89 });
   });
 
   it('maps humidity, voltage and analog input, and keeps every other type', () => {

@@ -38,8 +38,11 @@ import { type Decoder, invalid, type Measurements, NO_MEASUREMENTS } from '../de
  * | 136  | gps             | 9    | lat, lon: signed 24-bit 0.0001°; alt: signed 24-bit 0.01 m |
  * | 142  | switch          | 1    | unsigned                                |
  *
- * `payload_decoded` has `<name>_<channel>` for every value, and the first temperature,
- * humidity, GPS, analog input or voltage also under the plain names of docs/api.md §9.
+ * `payload_decoded` has `<name>_<channel>` for every value, the first temperature and humidity
+ * also under their plain names (numbers that filters, series and alert rules address either
+ * way), except the first GPS reading: that is the device's position, `lat`, `lon` and `alt`
+ * (docs/api.md §9), and only there. Written as `gps_<channel>` as well it was the same reading
+ * twice in every view of the payload; a further GPS channel is `gps_<channel>`.
  */
 type Read = (r: ByteReader) => unknown;
 
@@ -89,6 +92,12 @@ export const cayenneLppDecoder: Decoder = (bytes) => {
       const type = LPP_TYPES[typeId];
       if (!type) throw new RangeError(`unknown LPP type ${typeId} on channel ${channel}`);
       const value = type.read(reader);
+      if (type.name === 'gps' && m.lat === null) {
+        const gps = value as { lat: number; lon: number; alt: number };
+        Object.assign(decoded, { lat: gps.lat, lon: gps.lon, alt: gps.alt });
+        Object.assign(m, { lat: gps.lat, lon: gps.lon, alt: gps.alt });
+        continue;
+      }
       decoded[`${type.name}_${channel}`] = value;
       switch (type.name) {
         case 'temperature':
@@ -103,14 +112,6 @@ export const cayenneLppDecoder: Decoder = (bytes) => {
         case 'voltage':
           m.battery_voltage ??= value as number;
           break;
-        case 'gps': {
-          const gps = value as { lat: number; lon: number; alt: number };
-          if (m.lat === null) {
-            Object.assign(decoded, { lat: gps.lat, lon: gps.lon, alt: gps.alt });
-            Object.assign(m, { lat: gps.lat, lon: gps.lon, alt: gps.alt });
-          }
-          break;
-        }
       }
     }
     return { decoded, valid: true, error: null, measurements: m };

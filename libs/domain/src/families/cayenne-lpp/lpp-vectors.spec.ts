@@ -43,12 +43,21 @@ function ours(value: Value): unknown {
   return value;
 }
 
-/** What the decoded record must hold: the last value of each `<name>_<channel>` (a later one of the same pair replaces it). */
+/**
+ * What the decoded record must hold: the last value of each `<name>_<channel>` (a later one of the
+ * same pair replaces it), the first GPS reading being the position's `lat`, `lon` and `alt` instead.
+ */
 function expectedDecoded(expected: Expected[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  let position = false;
   for (const e of expected) {
     const type = LPP_TYPES[e.type];
     if (!type) throw new Error(`type ${e.type} of the vector is not in LPP_TYPES`);
+    if (type.name === 'gps' && !position) {
+      position = true;
+      Object.assign(out, ours(e.value));
+      continue;
+    }
     out[`${type.name}_${e.channel}`] = ours(e.value);
   }
   return out;
