@@ -10,6 +10,7 @@ export * from './integrations';
 export * from './jobs';
 export * from './networks';
 export * from './payload';
+export * from './retention';
 export * from './text';
 export * from './time';
 export * from './wire';
