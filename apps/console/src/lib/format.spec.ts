@@ -1,4 +1,4 @@
-import { duration, num, parseTags, relativeTime, spacedEui, tagsText, utcText } from './format';
+import { duration, num, parseTags, relativeTime, retentionInput, retentionText, spacedEui, tagsText, utcText } from './format';
 
 describe('format', () => {
   it('tells times relative to now', () => {
@@ -35,5 +35,21 @@ describe('duration', () => {
     expect(duration(3_600 * 5 + 60 * 12 + 9)).toBe('5 h 12 min');
     expect(duration(86_400 * 3 + 3_600 * 4 + 59)).toBe('3 d 4 h');
     expect(duration(86_400 + 30)).toBe('1 d');
+  });
+});
+
+describe('retention', () => {
+  it('says days, one day, or forever', () => {
+    expect([retentionText(30), retentionText(1), retentionText(null)]).toEqual(['30 days', '1 day', 'forever']);
+  });
+
+  it('reads a field: empty is null, a number as it reads, other text as typed (never NaN, which JSON would send as null)', () => {
+    expect([retentionInput(''), retentionInput('  '), retentionInput(' 14 '), retentionInput('1.5'), retentionInput('ten')]).toEqual([
+      null,
+      null,
+      14,
+      1.5,
+      'ten',
+    ]);
   });
 });
