@@ -37,6 +37,8 @@ interface AdminAccount {
   expiration: string;
   max_devices: number;
   devices: number;
+  uplink_retention_days: number | null;
+  uplink_retention_effective_days: number | null;
 }
 
 describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
@@ -169,6 +171,8 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
         expiration: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
         max_devices: svc.config.accounts.maxDevices,
         devices: 2,
+        uplink_retention_days: null,
+        uplink_retention_effective_days: null,
       });
       expect(all.data.find((a) => a.username === ADMIN.username)).toMatchObject({ groupid: 1 });
       // Searched (username or e-mail, any case), and paged two at a time without repeats.
@@ -224,6 +228,8 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
       ['a date that does not exist', { expiration: '2027-02-30' }, 'expiration'],
       ['a date in another format', { expiration: '31-12-2027' }, 'expiration'],
       ['an unknown member', { max_devices: 3, groupid: 1 }, 'groupid'],
+      ['a retention of no days', { uplink_retention_days: 0 }, 'uplink_retention_days'],
+      ['the retention in force, which is not set but follows', { uplink_retention_effective_days: 30 }, 'uplink_retention_effective_days'],
     ])('refuses %s with 400 naming it, changing nothing', async (_what, body, field) => {
       const before = (await accounts(`?q=${alice.account.username}`)).data;
       expectError(

@@ -150,6 +150,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   const as = (who: Caller) => tokenClient(svc, who.masterToken);
   const ownerGet = async <T>(path: string) => expectSuccess<T>(await as(owner).get(path));
   let adminEdits = 0;
+  let retentionEdits = 0;
   /** The image's hash once the worker made its thumbnail. */
   const thumbReady = async (hash: string) => {
     for (let i = 0; i < 200; i++) {
@@ -270,6 +271,16 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         state: () => ownerGet(`/user/device/meta/${fx.eui}`),
       }),
       expect: { owner: 200, shared: [403, 'FORBIDDEN'], other: NOT_FOUND },
+    },
+    {
+      route: 'POST /user/device/meta/{eui}',
+      variant: 'uplink_retention_days (the owner’s)',
+      target: async () => ({
+        path: `/user/device/meta/${fx.eui}`,
+        body: { uplink_retention_days: 30 + (++retentionEdits % 7) },
+        state: () => ownerGet(`/user/device/meta/${fx.eui}`),
+      }),
+      expect: { owner: 200, shared: FORBIDDEN, other: NOT_FOUND },
     },
     {
       route: 'POST /user/device/meta/{eui}',
@@ -674,6 +685,17 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         path: `/admin/accounts/${owner.account.id}`,
         body: { max_devices: 500 + (++adminEdits % 7) },
         state: async () => (await ownerGet<{ max_devices: number }>('/user')).max_devices,
+      }),
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
+    },
+    {
+      route: 'PATCH /admin/accounts/{id}',
+      variant: 'uplink_retention_days',
+      target: async () => ({
+        path: `/admin/accounts/${owner.account.id}`,
+        // Never shorter than the device's own value above: the owner's edits of it stay allowed.
+        body: { uplink_retention_days: 3_650 + (++adminEdits % 7) },
+        state: async () => (await ownerGet<{ uplink_retention_days: number | null }>('/user')).uplink_retention_days,
       }),
       expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
     },

@@ -38,6 +38,8 @@ const META_MEMBERS = [
   'signal_percent',
   'signal_dbm',
   'margin_db',
+  'uplink_retention_days',
+  'uplink_retention_effective_days',
   'devEUI',
   'type',
   'username',
@@ -277,6 +279,8 @@ describe('devices', () => {
       [{ decoder_ref: 12345 }, 'decoder_ref'],
       [{ network_ref: 12345 }, 'network_ref'],
       [{ user_ref: 999999 }, 'user_ref'],
+      [{ uplink_retention_days: 0 }, 'uplink_retention_days'],
+      [{ uplink_retention_effective_days: 5 }, 'uplink_retention_effective_days'],
       [{}, 'body'],
     ])('refuses %j naming %s, storing nothing', async (body, field) => {
       const device = await register(alice, newEui(), { label: 'Unchanged' });
@@ -286,12 +290,13 @@ describe('devices', () => {
       expect(after.label).toBe('Unchanged');
     });
 
-    it('lets only the owner set owner_ref and user_ref; another account gets 404', async () => {
+    it('lets only the owner set owner_ref, user_ref and uplink_retention_days; another account gets 404', async () => {
       const device = await register(alice);
       await as(alice).post(`/user/device/share/${device.devEUI}`, { username: bob.account.username }).expect(201);
       expectSuccess(await as(bob).post(`/user/device/meta/${device.devEUI}`, { label: 'Bob was here' }));
       expectError(await as(bob).post(`/user/device/meta/${device.devEUI}`, { user_ref: bob.account.id }), 403, 'FORBIDDEN', 'user_ref');
       expectError(await as(bob).post(`/user/device/meta/${device.devEUI}`, { owner_ref: bob.account.id }), 403, 'FORBIDDEN', 'owner_ref');
+      expectError(await as(bob).post(`/user/device/meta/${device.devEUI}`, { uplink_retention_days: 1 }), 403, 'FORBIDDEN', 'uplink_retention_days');
       expectError(await as(carol).post(`/user/device/meta/${device.devEUI}`, { label: 'Carol' }), 404, 'NOT_FOUND');
       const [after] = expectSuccess<{ label: string; owner_ref: number }[]>(await as(alice).get(`/user/device/meta/${device.devEUI}`));
       expect(after).toMatchObject({ label: 'Bob was here', owner_ref: alice.account.id });

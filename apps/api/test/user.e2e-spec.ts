@@ -48,6 +48,8 @@ describe('/user', () => {
         expiration: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
         max_devices: 50,
         login_count: 1,
+        // Neither the account nor the platform (no UPLINK_RETENTION_DAYS here) limits it: kept forever.
+        uplink_retention_days: null,
       });
       const data = res.body.data as { created: string; last_login: string; expiration: string };
       // UTC timestamps of this run.

@@ -462,9 +462,11 @@ describe('the web console, part 2, in Chromium', () => {
       await admin.locator('#queues [data-queue]').first().waitFor();
       const row = admin.locator('#accounts tr', { hasText: alice.username });
       await row.locator('[data-devices="1"]').waitFor();
-      await row.getByLabel('Devices at most').fill('7');
-      await row.getByRole('button', { name: 'Save' }).click();
-      await row.getByText('Saved').waitFor();
+      // The row's retention has a form (and a Save) of its own.
+      const limits = row.getByRole('form', { name: `Limits of ${alice.username}` });
+      await limits.getByLabel('Devices at most').fill('7');
+      await limits.getByRole('button', { name: 'Save' }).click();
+      await limits.getByText('Saved').waitFor();
       expect((await call<{ max_devices: number }>(svc.url, 'GET', '/user', { headers: as(alice), expect: 200 })).data.max_devices).toBe(7);
       await admin
         .locator('#cache tr', { hasText: CAMERA })

@@ -221,7 +221,8 @@ describe('the web console in Chromium', () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Installation latitude').fill('52.36');
     await page.getByLabel('Installation longitude').fill('4.87');
-    await page.getByRole('button', { name: 'Save' }).click();
+    // Exact: the Data retention card beside it has "Save the retention".
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').waitFor();
     await check('device-settings');
   });

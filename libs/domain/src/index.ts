@@ -11,6 +11,7 @@ export * from './jobs';
 export * from './json-shape';
 export * from './networks';
 export * from './payload';
+export * from './retention';
 export * from './text';
 export * from './time';
 export * from './wire';

@@ -1,4 +1,4 @@
-import type { SeriesQuery, UplinkRecordWire } from '@dts/domain';
+import type { HistoryRetention, SeriesQuery, UplinkRecordWire } from '@dts/domain';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
@@ -8,20 +8,22 @@ export const UPLINK_PAGE = 50;
 
 /**
  * The uplink table, newest first, in pages: each page ends at the oldest time of the one before.
- * Rows of that second may come twice and are shown once (by uid).
+ * Rows of that second may come twice and are shown once (by uid). Each page carries what the
+ * service says of the device's retention (where its raw history begins).
  */
 export function useUplinkPages(eui: string) {
   return useInfiniteQuery({
     queryKey: keys.uplinks(eui),
-    queryFn: ({ pageParam }) => api.uplinks.table(eui, { order: 'desc', limit: UPLINK_PAGE, ...(pageParam === undefined ? {} : { to: pageParam }) }),
+    queryFn: ({ pageParam }) =>
+      api.uplinks.tableWithRetention(eui, { order: 'desc', limit: UPLINK_PAGE, ...(pageParam === undefined ? {} : { to: pageParam }) }),
     initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last: UplinkRecordWire[], pages) => {
-      const oldestRow = last.at(-1);
-      if (last.length < UPLINK_PAGE || !oldestRow) return undefined;
+    getNextPageParam: (last: { rows: UplinkRecordWire[]; retention: HistoryRetention | null }, pages) => {
+      const oldestRow = last.rows.at(-1);
+      if (last.rows.length < UPLINK_PAGE || !oldestRow) return undefined;
       const oldest = oldestRow.uplink.time_stamp_unix;
       // A page that adds nothing new (a full page within one second) ends the paging.
-      const before = new Set(pages.slice(0, -1).flatMap((p) => p.map((r) => r.uplink.uid)));
-      return last.every((r) => before.has(r.uplink.uid)) ? undefined : oldest;
+      const before = new Set(pages.slice(0, -1).flatMap((p) => p.rows.map((r) => r.uplink.uid)));
+      return last.rows.every((r) => before.has(r.uplink.uid)) ? undefined : oldest;
     },
   });
 }

@@ -1,4 +1,4 @@
-import { duration, noun, num, parseTags, plural, relativeTime, spacedEui, tagsText, utcText } from './format';
+import { duration, noun, num, parseTags, plural, relativeTime, retentionInput, retentionText, spacedEui, tagsText, utcText } from './format';
 
 describe('format', () => {
   it('tells times relative to now', () => {
@@ -48,5 +48,21 @@ describe('plural', () => {
     expect(plural(5000, 'device')).toBe('5,000 devices');
     expect(noun(1, 'photo')).toBe('photo');
     expect(noun(3, 'box', 'boxes')).toBe('boxes');
+  });
+});
+
+describe('retention', () => {
+  it('says days, one day, or forever', () => {
+    expect([retentionText(30), retentionText(1), retentionText(null)]).toEqual(['30 days', '1 day', 'forever']);
+  });
+
+  it('reads a field: empty is null, a number as it reads, other text as typed (never NaN, which JSON would send as null)', () => {
+    expect([retentionInput(''), retentionInput('  '), retentionInput(' 14 '), retentionInput('1.5'), retentionInput('ten')]).toEqual([
+      null,
+      null,
+      14,
+      1.5,
+      'ten',
+    ]);
   });
 });

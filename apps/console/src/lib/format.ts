@@ -88,3 +88,20 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function noun(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }
+
+/** A retention in days as the console says it: "1 day", "30 days", "forever" (null keeps). */
+export function retentionText(days: number | null): string {
+  return days === null ? 'forever' : plural(days, 'day');
+}
+
+/**
+ * A retention field's text as a request member: empty is null (none of its own), a number as it
+ * reads, and other text as typed: the service judges every one and names the field when it refuses
+ * (a NaN would go out as JSON null and silently clear the value).
+ */
+export function retentionInput(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const n = Number(trimmed);
+  return Number.isFinite(n) ? n : trimmed;
+}

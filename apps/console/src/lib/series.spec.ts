@@ -1,7 +1,7 @@
 import type { SeriesWire } from '@dts/domain';
 import { rangeOf, timeAxisRange, toChartData } from './series';
 
-const base: SeriesWire = { from: 0, to: 10_000, interval: '1h', interval_s: 3600, t: [], members: {} };
+const base: SeriesWire = { from: 0, to: 10_000, interval: '1h', interval_s: 3600, t: [], members: {}, rollup_backfill_until_unix: null };
 
 describe('toChartData', () => {
   it('aligns columns with time and breaks the line where buckets are missing', () => {

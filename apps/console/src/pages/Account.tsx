@@ -7,7 +7,7 @@ import { ConfirmButton } from '../components/ConfirmButton';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useChangePassword, useDeleteAccount, useEndOtherSessions, useEndSession, useSessionInfo, useUserSessions } from '../hooks/account';
 import { useNow } from '../hooks/now';
-import { plural, relativeTime, utcText } from '../lib/format';
+import { plural, relativeTime, retentionText, utcText } from '../lib/format';
 import { describeUserAgent } from '../lib/user-agent';
 
 function Profile() {
@@ -21,6 +21,7 @@ function Profile() {
     ['Subscription', me.subscription],
     ['Devices at most', String(me.max_devices)],
     ['Registers devices until', me.expiration],
+    ['Raw uplinks kept', retentionText(me.uplink_retention_days)],
     ['Created (UTC)', me.created],
     ['Last sign-in (UTC)', me.last_login ?? '–'],
   ];
@@ -34,6 +35,10 @@ function Profile() {
           </div>
         ))}
       </dl>
+      <p className="muted small">
+        An administrator sets how long the account’s raw uplinks are kept; a device’s owner may keep its own shorter (the device’s Settings). Charts keep hourly
+        and daily figures for longer.
+      </p>
     </Card>
   );
 }

@@ -5,6 +5,46 @@ import { type Column, DataTable } from '../components/DataTable';
 import { TextField } from '../components/form';
 import { Card, ErrorBox, Loading } from '../components/ui';
 import { useAdminAccounts, useUpdateAccount } from '../hooks/admin';
+import { retentionInput, retentionText } from '../lib/format';
+
+const daysText = (days: number | null) => (days === null ? '' : String(days));
+
+/**
+ * An account's retention of raw uplinks, edited in place: its own value, or empty for the platform
+ * default; what is in force shown beside it.
+ */
+function AccountRetention({ account }: { account: AdminAccountWire }) {
+  const update = useUpdateAccount();
+  const [days, setDays] = useState(daysText(account.uplink_retention_days));
+  const changed = days.trim() !== daysText(account.uplink_retention_days);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // Text that is no number goes as typed: the service refuses it, naming the field.
+    update.mutate({ id: account.id, body: { uplink_retention_days: retentionInput(days) as number | null } });
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} noValidate aria-label={`Retention of ${account.username}`}>
+      <TextField
+        label="Raw uplinks (days)"
+        inputMode="numeric"
+        placeholder="default"
+        value={days}
+        onChange={(e) => {
+          update.reset();
+          setDays(e.target.value);
+        }}
+        error={fieldError(update.error, 'uplink_retention_days')}
+      />
+      <button type="submit" className="small" disabled={!changed || update.isPending}>
+        Save
+      </button>
+      <span className="muted small" data-retention-effective={account.uplink_retention_effective_days ?? 'forever'}>
+        {update.isSuccess && !changed ? 'Saved: ' : ''}kept {retentionText(account.uplink_retention_effective_days)}
+        {account.uplink_retention_days === null ? ' (platform default)' : ''}
+      </span>
+    </form>
+  );
+}
 
 /** An account's limit and expiry, edited in place. */
 function AccountLimits({ account }: { account: AdminAccountWire }) {
@@ -64,6 +104,7 @@ export function AdminAccounts() {
     { key: 'devices', header: 'Devices', className: 'num', render: (a) => <span data-devices={a.devices}>{a.devices}</span> },
     { key: 'login', header: 'Last sign-in (UTC)', render: (a) => a.last_login ?? 'never' },
     { key: 'limits', header: 'Device limit and expiry', render: (a) => <AccountLimits key={a.id} account={a} /> },
+    { key: 'retention', header: 'Retention of raw uplinks', render: (a) => <AccountRetention key={a.id} account={a} /> },
   ];
   return (
     <Card title={`Accounts${total !== undefined ? ` (${total})` : ''}`} id="accounts">

@@ -9,6 +9,7 @@ import type {
   DataRowWire,
   FilteredDataMetaWire,
   FilteredDataRowWire,
+  HistoryRetention,
   HistoryQuery,
   ImageDetailWire,
   ImageUploadForm,
@@ -21,6 +22,7 @@ import type {
   UplinkRecordWire,
   UplinkTestWire,
 } from '@dts/domain';
+import { readHistoryRetention } from '@dts/domain';
 import { ROUTES } from '../routes';
 import type { Transport } from '../transport';
 import { liveEvents, type LiveEvent } from './live';
@@ -44,8 +46,21 @@ export const ingestApi = (t: Transport) => ({
 export const uplinksApi = (t: Transport) => ({
   /** One record per uplink, oldest first unless `order: 'desc'`; `issues` keeps the uplinks whose decoding reported errors, warnings, either or neither. */
   table: (eui: string, q?: TableQuery) => t.data<UplinkRecordWire[]>(ROUTES.uplinksTable, { params: { eui }, query: query(q) }),
+  /**
+   * The table's rows with what the answer's headers say of the device's retention: the days in
+   * force and where its raw history now begins (`retention` is null from a service that does not say).
+   */
+  tableWithRetention: async (eui: string, q?: TableQuery): Promise<{ rows: UplinkRecordWire[]; retention: HistoryRetention | null }> => {
+    const res = await t.request<UplinkRecordWire[]>(ROUTES.uplinksTable, { params: { eui }, query: query(q) });
+    return { rows: res.data, retention: readHistoryRetention((name) => res.headers.get(name)) };
+  },
   /** Measurement rows (overview form). */
   data: (eui: string, q?: HistoryQuery) => t.data<DataRowWire[]>(ROUTES.uplinksData, { params: { eui }, query: query(q) }),
+  /** Measurement rows with the device's retention, as tableWithRetention. */
+  dataWithRetention: async (eui: string, q?: HistoryQuery): Promise<{ rows: DataRowWire[]; retention: HistoryRetention | null }> => {
+    const res = await t.request<DataRowWire[]>(ROUTES.uplinksData, { params: { eui }, query: query(q) });
+    return { rows: res.data, retention: readHistoryRetention((name) => res.headers.get(name)) };
+  },
   /** Rows of the chosen members (data type aliases), with `meta` {data_types, cache_file_version}. */
   dataFiltered: async (eui: string, filter: readonly string[], q?: HistoryQuery) => {
     const res = await t.request<FilteredDataRowWire[], FilteredDataMetaWire>(ROUTES.uplinksData, { params: { eui }, query: { ...query(q), filter } });

@@ -14,6 +14,12 @@ export interface AccountWire {
   expiration: string;
   max_devices: number;
   login_count: number;
+  /**
+   * The retention of raw uplinks in force for the account's devices, in days: its own value (set
+   * by an administrator) or else the platform default; null: kept forever. A device may have a
+   * shorter one of its own (docs/api.md §5, "Retention").
+   */
+  uplink_retention_days: number | null;
 }
 
 /** groupid values: 1 administrators, 2 users. */

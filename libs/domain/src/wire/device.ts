@@ -28,6 +28,16 @@ export interface DeviceMetaWire {
   signal_dbm: number | null;
   /** The link margin in dB the network last reported for the device (ChirpStack `status`); null until one did. */
   margin_db: number | null;
+  /**
+   * The device's own retention of raw uplinks in days, set by its owner (POST /user/device/meta),
+   * no longer than its account's; null: none of its own (an addition, docs/api.md §15).
+   */
+  uplink_retention_days: number | null;
+  /**
+   * The retention in force for the device's raw uplinks: its own where shorter, else its account's
+   * (the account's own value or the platform default); null: kept forever.
+   */
+  uplink_retention_effective_days: number | null;
   devEUI: string;
   type: string;
   username: string;

@@ -80,6 +80,11 @@ export interface DeviceMetaUpdateRequest {
   user_ref?: number | null;
   /** Hands the device over to another account (owner only). */
   owner_ref?: number;
+  /**
+   * Days the device's raw uplinks are kept, no longer than its account's retention in force; null:
+   * the account's (owner only; an addition to the spec's members, docs/api.md §4).
+   */
+  uplink_retention_days?: number | null;
 }
 
 /** `from`/`to` are unix seconds, inclusive. */

@@ -68,6 +68,10 @@ export interface AdminAccountWire {
   max_devices: number;
   /** Devices the account owns (deleted ones not counted). */
   devices: number;
+  /** The account's own retention of raw uplinks in days; null: the platform default applies. */
+  uplink_retention_days: number | null;
+  /** The retention in force for the account: its own, else the platform default; null: kept forever. */
+  uplink_retention_effective_days: number | null;
 }
 
 /** GET /admin/accounts's `meta`. */
@@ -87,6 +91,8 @@ export interface AdminAccountListQuery {
 export interface AdminAccountUpdateRequest {
   expiration?: string;
   max_devices?: number;
+  /** Days (RETENTION_DAYS_MIN–RETENTION_DAYS_MAX) the account's raw uplinks are kept; null: the platform default. */
+  uplink_retention_days?: number | null;
 }
 
 export const ADMIN_ACCOUNTS_MAX_LIMIT = 500;

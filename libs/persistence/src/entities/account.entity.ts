@@ -52,4 +52,8 @@ export class AccountEntity {
 
   @Column({ name: 'login_count', type: 'integer', default: 0 })
   loginCount!: number;
+
+  /** Days the account's raw uplinks are kept, set by an administrator; null: the platform default (UPLINK_RETENTION_DAYS). */
+  @Column({ name: 'uplink_retention_days', type: 'integer', nullable: true })
+  uplinkRetentionDays!: number | null;
 }

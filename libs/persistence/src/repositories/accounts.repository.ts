@@ -28,11 +28,21 @@ export interface AdminAccountRow {
   expires_on: string;
   max_devices: number;
   devices: number;
+  /** The account's own retention of raw uplinks (days); null: the platform default. */
+  uplink_retention_days: number | null;
+}
+
+/** An administrator's change of an account: each member given is set (retention null: the platform default). */
+export interface AdminAccountChange {
+  /** YYYY-MM-DD */
+  expiresOn?: string;
+  maxDevices?: number;
+  uplinkRetentionDays?: number | null;
 }
 
 /** The accounts' columns of an AdminAccountRow, `a` being the account. */
 const ADMIN_COLUMNS = `a.id, a.username, a.email, a.fullname, a.groupid, a.active, a.created_at, a.last_login_at, to_char(a.expires_on, 'YYYY-MM-DD') AS expires_on,
-  a.max_devices, (SELECT count(*)::int FROM devices d WHERE d.owner_id = a.id AND d.deleted_at IS NULL) AS devices`;
+  a.max_devices, (SELECT count(*)::int FROM devices d WHERE d.owner_id = a.id AND d.deleted_at IS NULL) AS devices, a.uplink_retention_days`;
 
 export type CreateAccountResult = { ok: true; account: AccountEntity } | { ok: false; conflict: 'username' | 'email' };
 
@@ -127,12 +137,15 @@ export class AccountsRepository {
     return rows[0] ?? null;
   }
 
-  /** An administrator's change of the account's expiration (YYYY-MM-DD) and/or device limit; false: no such account. */
-  async adminUpdate(id: number, change: { expiresOn?: string; maxDevices?: number }): Promise<boolean> {
+  /** An administrator's change of the account's expiration, device limit and/or retention; false: no such account. */
+  async adminUpdate(id: number, change: AdminAccountChange): Promise<boolean> {
+    // The retention's null is a value to set (the platform default), so whether it was given travels apart.
     const rows = await returningRows<{ id: number }>(
       this.ds,
-      'UPDATE accounts SET expires_on = coalesce($2::date, expires_on), max_devices = coalesce($3::int, max_devices) WHERE id = $1 RETURNING id',
-      [id, change.expiresOn ?? null, change.maxDevices ?? null],
+      `UPDATE accounts SET expires_on = coalesce($2::date, expires_on), max_devices = coalesce($3::int, max_devices),
+         uplink_retention_days = CASE WHEN $4::boolean THEN $5::int ELSE uplink_retention_days END
+       WHERE id = $1 RETURNING id`,
+      [id, change.expiresOn ?? null, change.maxDevices ?? null, change.uplinkRetentionDays !== undefined, change.uplinkRetentionDays ?? null],
     );
     return rows.length > 0;
   }

@@ -33,14 +33,28 @@ export const DEVICE_META_COLUMNS = {
   ts_activity_last: nullable('timestamptz'),
   ts_data_first: nullable('timestamptz'),
   ts_data_last: nullable('timestamptz'),
+  /** The device's own retention of raw uplinks (days), set by its owner; null: its account's. */
+  uplink_retention_days: nullable('integer'),
 } as const;
 
-/** A device row with the names its metadata shows (the owner's username, the network's type). */
-export type DeviceMetaRow = RowOf<typeof DEVICE_META_COLUMNS> & { owner_username: string; network_type: string | null };
+/**
+ * A device row with the names its metadata shows (the owner's username, the network's type) and
+ * the owner's own retention, from which with the platform default the effective one follows.
+ */
+export type DeviceMetaRow = RowOf<typeof DEVICE_META_COLUMNS> & {
+  owner_username: string;
+  network_type: string | null;
+  account_retention_days: number | null;
+};
 
 /** The columns of a DeviceMetaRow, over META_FROM. */
 export const META_COLUMNS = sqlList(
-  [...Object.keys(DEVICE_META_COLUMNS).map((c) => `d.${c}`), 'a.username AS owner_username', 'nt.type AS network_type'],
+  [
+    ...Object.keys(DEVICE_META_COLUMNS).map((c) => `d.${c}`),
+    'a.username AS owner_username',
+    'nt.type AS network_type',
+    'a.uplink_retention_days AS account_retention_days',
+  ],
   '       ',
 );
 

@@ -45,6 +45,7 @@ export const WRITABLE_META_COLUMNS = [
   'network_ref',
   'icon_ref',
   'user_ref',
+  'uplink_retention_days',
 ] as const satisfies readonly (keyof typeof DEVICE_META_COLUMNS)[];
 export type WritableMetaColumn = (typeof WRITABLE_META_COLUMNS)[number];
 

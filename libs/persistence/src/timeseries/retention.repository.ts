@@ -23,6 +23,14 @@ export interface RetentionPolicy {
   longestDays: number | null;
 }
 
+/** A device's raw retention in days, null meaning "kept forever". */
+export interface DeviceRetention {
+  /** Its account's in force: the account's own value, else the platform's. */
+  accountDays: number | null;
+  /** The device's: its own where shorter than its account's. */
+  effectiveDays: number | null;
+}
+
 /**
  * Removes what retention policies have passed (docs/api.md §5, "Retention"): raw uplinks (and the
  * gateways that heard them) by dropping whole partitions where every account's policy allows it,
@@ -41,6 +49,19 @@ export class RetentionRepository {
     private readonly partitions: TimePartitionsRepository,
     @Inject(TIMESERIES_SETTINGS) private readonly settings: TimeseriesSettings,
   ) {}
+
+  /**
+   * One device's retention (a primary-key look-up of it and its owner): the account's in force and
+   * the effective one by the very expression the removal uses; null when the device is gone.
+   */
+  async ofDevice(deviceUid: number): Promise<DeviceRetention | null> {
+    const [row]: DeviceRetention[] = await this.ds.query(
+      `SELECT coalesce(a.uplink_retention_days, $1::int) AS "accountDays", ${EFFECTIVE_DAYS} AS "effectiveDays"
+       FROM devices d JOIN accounts a ON a.id = d.owner_id WHERE d.uid = $2`,
+      [this.settings.uplinkRetentionDays, deviceUid],
+    );
+    return row ?? null;
+  }
 
   async policy(): Promise<RetentionPolicy> {
     const platformDays = this.settings.uplinkRetentionDays;

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { RETENTION_DAYS_MAX } from '@dts/domain';
 import type { AppConfig } from './app-config';
 import { IntegrationsEnvironment } from './environment-integrations';
 import { emptyToUndefined, toInt } from './environment-transforms';
@@ -7,8 +8,8 @@ import { emptyToUndefined, toInt } from './environment-transforms';
 /** The interval of time partitions (libs/persistence partition-bounds.ts). */
 const PARTITION_INTERVALS = ['day', 'week', 'month'] as const;
 
-/** A hundred years: "keep" is said by leaving a retention unset, not by a huge number. */
-const MAX_RETENTION_DAYS = 36_500;
+/** The longest retention an administrator may give an account is the longest the platform may have. */
+const MAX_RETENTION_DAYS = RETENTION_DAYS_MAX;
 
 /**
  * Telemetry that lasts for years (docs/api.md §5, docs/scaling.md): time partitions, the

@@ -44,4 +44,28 @@ describe('sendStream', () => {
     expect(body.data).toEqual(Array.from({ length: 2 * SLICE_ROWS + 101 }, (_, i) => i));
     expect(written).toHaveLength(5); // three slices of the first batch, one of the second, the end
   });
+
+  it('writes the body’s own headers beside its type, before the first row', async () => {
+    const { res, written } = fakeResponse(() => undefined);
+    const headers = (res as unknown as { headers: Record<string, string> }).headers;
+    const seenAtFirstWrite: Record<string, string>[] = [];
+    const write = res.write.bind(res);
+    (res as unknown as { write: (t: string) => boolean }).write = (text: string) => {
+      seenAtFirstWrite.push({ ...headers });
+      return write(text);
+    };
+    async function* rows() {
+      yield ['1'];
+    }
+
+    await sendStream(res, { ...envelopeOfJson([], rows(), (row: string) => row), headers: { 'X-Retention-Days': '10', 'X-Raw-History-From': '1795219200' } });
+
+    expect(seenAtFirstWrite[0]).toEqual({
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Accel-Buffering': 'no',
+      'X-Retention-Days': '10',
+      'X-Raw-History-From': '1795219200',
+    });
+    expect(JSON.parse(written.join('')).data).toEqual([1]);
+  });
 });

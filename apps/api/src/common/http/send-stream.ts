@@ -19,6 +19,7 @@ export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promi
   const iterator = stream.rows[Symbol.asyncIterator]();
   let next = await iterator.next();
   if (stream.vary) res.vary(stream.vary);
+  for (const [name, value] of Object.entries(stream.headers ?? {})) res.setHeader(name, value);
   res.status(200).setHeader('Content-Type', `${stream.contentType}; charset=utf-8`);
   if (stream.filename) res.setHeader('Content-Disposition', `attachment; filename="${stream.filename}"`);
   // A load balancer in front (deploy/nginx.conf) buffers responses: this one must flow as it is read.

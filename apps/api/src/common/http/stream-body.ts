@@ -9,6 +9,8 @@ export interface StreamBody<T> {
   filename: string | null;
   /** Request headers the answer depends on (the Vary header). */
   vary: string | null;
+  /** Headers of the answer beyond its type, download name and Vary (a history's retention, docs/api.md §5). */
+  headers?: Readonly<Record<string, string>>;
   /**
    * Read in batches: memory holds a batch or two (the reads repository reads one ahead) whatever the
    * size of the whole. Each batch is handed over: the writer takes the rows out of it as it writes them.

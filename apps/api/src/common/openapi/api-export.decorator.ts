@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse } from '@nestjs/swagger';
+import { RAW_HISTORY_FROM_HEADER, RETENTION_DAYS_HEADER, RETENTION_UNLIMITED } from '@dts/domain';
 import { EXPORT_MEDIA_TYPES } from '../http/export-format';
 import { type EnvelopeData, envelopeModels, envelopeSchema } from './api-envelope.decorator';
 
@@ -28,6 +29,14 @@ export function ApiExportResponse(data: EnvelopeData, options: { meta?: Record<s
       },
       headers: {
         'Content-Disposition': { description: 'CSV and NDJSON only: `attachment; filename="<EUI>-<table|data>.<csv|ndjson>"`.', schema: { type: 'string' } },
+        [RETENTION_DAYS_HEADER]: {
+          description: `Every format: the device’s retention of raw uplinks in force, in days (its own where shorter, else its account’s or the platform default), or \`${RETENTION_UNLIMITED}\` when they are kept forever.`,
+          schema: { type: 'string', pattern: `^([1-9][0-9]*|${RETENTION_UNLIMITED})$`, example: '30' },
+        },
+        [RAW_HISTORY_FROM_HEADER]: {
+          description: `Every format, absent when raw uplinks are kept forever: the time (unix seconds, a UTC midnight) before which the device’s raw uplinks are removed; the worker removes them within minutes of that midnight. Series (rollups) still answer for the time before it.`,
+          schema: { type: 'string', pattern: '^[0-9]+$', example: '1795219200' },
+        },
       },
     }),
   );

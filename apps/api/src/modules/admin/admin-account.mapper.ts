@@ -1,7 +1,8 @@
-import { type AdminAccountWire, formatSqlTimestamp } from '@dts/domain';
+import { accountRetentionDays, type AdminAccountWire, formatSqlTimestamp } from '@dts/domain';
 import type { AdminAccountRow } from '@dts/persistence';
 
-export function toAdminAccountWire(row: AdminAccountRow): AdminAccountWire {
+/** `platformRetentionDays` is UPLINK_RETENTION_DAYS, in force where the account has no value of its own. */
+export function toAdminAccountWire(row: AdminAccountRow, platformRetentionDays: number | null): AdminAccountWire {
   return {
     id: row.id,
     username: row.username,
@@ -15,5 +16,7 @@ export function toAdminAccountWire(row: AdminAccountRow): AdminAccountWire {
     expiration: row.expires_on,
     max_devices: row.max_devices,
     devices: row.devices,
+    uplink_retention_days: row.uplink_retention_days,
+    uplink_retention_effective_days: accountRetentionDays(row.uplink_retention_days, platformRetentionDays),
   };
 }

@@ -23,7 +23,7 @@ export class AdminController {
 
   @Get('accounts')
   @ApiOperation({
-    summary: 'Every account with the devices it owns, its expiration and device limit, by username, in pages',
+    summary: 'Every account with the devices it owns, its expiration, device limit and retention, by username, in pages',
     description: 'At most `limit` (default 100); `meta: {total, next_cursor}` — pass `next_cursor` as `cursor` with the same `q` for the next page.',
   })
   @ApiEnvelope([AdminAccountResponse], {
@@ -35,7 +35,7 @@ export class AdminController {
   }
 
   @Patch('accounts/:id')
-  @ApiOperation({ summary: 'Set an account’s expiration and/or device limit' })
+  @ApiOperation({ summary: 'Set an account’s expiration, device limit and/or retention of raw uplinks (null: the platform default)' })
   @ApiParam({ name: 'id', description: 'The account id' })
   @ApiEnvelope(AdminAccountResponse)
   @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'AUTH_REQUIRED', 'ADMIN_ONLY', 'NOT_FOUND')

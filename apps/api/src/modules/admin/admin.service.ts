@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AdminAccountListMetaWire, AdminAccountWire, AdminInfoWire } from '@dts/domain';
-import { AccountsRepository, DataCacheRepository, SystemStatsRepository } from '@dts/persistence';
+import { AccountsRepository, type AdminAccountRow, DataCacheRepository, SystemStatsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, JobQueue, readBuildInfo, usesRedis } from '@dts/platform';
 import { ApiResult } from '../../common/http/api-result';
 import { ApiException } from '../../common/http/api.exception';
@@ -61,19 +61,28 @@ export class AdminService {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const meta: AdminAccountListMetaWire = { total, next_cursor: rows.length > limit && last ? encodeCursor(last.username_key, last.id) : null };
-    return new ApiResult(page.map(toAdminAccountWire), { meta: { ...meta } });
+    return new ApiResult(
+      page.map((row) => this.wire(row)),
+      { meta: { ...meta } },
+    );
   }
 
-  /** PATCH /admin/accounts/{id}: the expiration and/or the device limit. */
+  private wire(row: AdminAccountRow): AdminAccountWire {
+    return toAdminAccountWire(row, this.config.timeseries.uplinkRetentionDays);
+  }
+
+  /** PATCH /admin/accounts/{id}: the expiration, the device limit and/or the retention of raw uplinks. */
   async updateAccount(id: number, dto: AdminAccountUpdateDto): Promise<AdminAccountWire> {
-    if (dto.expiration === undefined && dto.max_devices === undefined) throw ApiException.validation('max_devices', 'give expiration, max_devices, or both');
+    if (dto.expiration === undefined && dto.max_devices === undefined && dto.uplink_retention_days === undefined)
+      throw ApiException.validation('max_devices', 'give at least one of expiration, max_devices and uplink_retention_days');
     // The pattern lets 2027-02-31 through; PostgreSQL would refuse it with a 500.
     const day = dto.expiration === undefined ? null : new Date(`${dto.expiration}T00:00:00Z`);
     if (day && (!Number.isFinite(day.getTime()) || day.toISOString().slice(0, 10) !== dto.expiration))
       throw ApiException.validation('expiration', 'expiration must be a date that exists');
-    if (!(await this.accountRows.adminUpdate(id, { expiresOn: dto.expiration, maxDevices: dto.max_devices }))) throw ApiException.notFound('account', 'id');
+    const change = { expiresOn: dto.expiration, maxDevices: dto.max_devices, uplinkRetentionDays: dto.uplink_retention_days };
+    if (!(await this.accountRows.adminUpdate(id, change))) throw ApiException.notFound('account', 'id');
     const row = await this.accountRows.adminOne(id);
     if (!row) throw ApiException.notFound('account', 'id');
-    return toAdminAccountWire(row);
+    return this.wire(row);
   }
 }

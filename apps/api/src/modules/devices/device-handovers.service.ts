@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { DeviceMetaWire, Eui, HandoverClosedWire, HandoverOffersWire, HandoverOfferWire } from '@dts/domain';
 import { AccountsRepository, DeviceHandoversRepository, type DeviceAccess, DevicesRepository, type HandoverRow } from '@dts/persistence';
-import { JobQueue } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, JobQueue } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from './device-access.service';
@@ -30,6 +30,7 @@ export class DeviceHandoversService {
     private readonly accounts: AccountsRepository,
     private readonly access: DeviceAccessService,
     private readonly jobs: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** By username (POST /user/device/handover/{eui}). */
@@ -64,7 +65,7 @@ export class DeviceHandoversService {
       const row = (await this.devices.metaRowByUid(result.deviceUid))!;
       await this.jobs.enqueue('device.redecode', { deviceUid: result.deviceUid, decoderRef: row.decoder_ref });
     }
-    return toDeviceMetaWire((await this.devices.metaRowByUid(result.deviceUid))!);
+    return toDeviceMetaWire((await this.devices.metaRowByUid(result.deviceUid))!, this.config.timeseries.uplinkRetentionDays);
   }
 
   async decline(principal: AuthPrincipal, eui: Eui): Promise<HandoverClosedWire> {

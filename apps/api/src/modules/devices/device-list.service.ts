@@ -69,6 +69,9 @@ export class DeviceListService {
       next_cursor: page.next ? encodeCursor(sort, page.next.value, page.next.eui) : null,
       online_threshold_s: this.config.deviceOnlineSeconds,
     };
-    return new ApiResult(page.rows.map(toDeviceMetaWire), { meta: { ...meta } });
+    return new ApiResult(
+      page.rows.map((row) => toDeviceMetaWire(row, this.config.timeseries.uplinkRetentionDays)),
+      { meta: { ...meta } },
+    );
   }
 }

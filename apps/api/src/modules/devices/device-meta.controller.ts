@@ -54,7 +54,11 @@ export class DeviceMetaController {
 
   @Post(':eui')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Update the writable metadata members; changing decoder_ref re-decodes the history' })
+  @ApiOperation({
+    summary: 'Update the writable metadata members; changing decoder_ref re-decodes the history',
+    description:
+      '`owner_ref`, `user_ref` and `uplink_retention_days` are the owner’s: a user the device is shared with gets 403 FORBIDDEN naming the member. `uplink_retention_days` longer than the account’s retention in force is 400 (a device may only shorten it).',
+  })
   @ApiParam(EUI_PARAM)
   @ApiEnvelope([DeviceMetaResponse])
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'FORBIDDEN', 'NOT_FOUND', 'DEVICE_LIMIT_REACHED')

@@ -1,10 +1,13 @@
-import { DEFAULT_NETWORK_TYPE, type DeviceMetaWire, toUnix } from '@dts/domain';
+import { accountRetentionDays, DEFAULT_NETWORK_TYPE, type DeviceMetaWire, effectiveRetentionDays, toUnix } from '@dts/domain';
 import type { DeviceMetaRow } from '@dts/persistence';
 
 const unix = (d: Date | null) => (d ? toUnix(d) : null);
 
-/** Every member of the device metadata (docs/api.md §15), null where empty. */
-export function toDeviceMetaWire(row: DeviceMetaRow): DeviceMetaWire {
+/**
+ * Every member of the device metadata (docs/api.md §15), null where empty. `platformRetentionDays`
+ * is UPLINK_RETENTION_DAYS, which the effective retention falls back to.
+ */
+export function toDeviceMetaWire(row: DeviceMetaRow, platformRetentionDays: number | null): DeviceMetaWire {
   return {
     uid: row.uid,
     device_ref: row.uid,
@@ -31,6 +34,8 @@ export function toDeviceMetaWire(row: DeviceMetaRow): DeviceMetaWire {
     signal_percent: row.signal_percent,
     signal_dbm: row.signal_dbm,
     margin_db: row.margin_db,
+    uplink_retention_days: row.uplink_retention_days,
+    uplink_retention_effective_days: effectiveRetentionDays(row.uplink_retention_days, accountRetentionDays(row.account_retention_days, platformRetentionDays)),
     devEUI: row.eui,
     type: row.network_type ?? DEFAULT_NETWORK_TYPE,
     username: row.owner_username,

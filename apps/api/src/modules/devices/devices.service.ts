@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   AUTOCOMPLETE_LIMIT,
   DEFAULT_DECODER_REF,
@@ -10,7 +10,7 @@ import {
   formatDate,
 } from '@dts/domain';
 import { AccountsRepository, DeviceRegistrationRepository, DevicesRepository, ImagesRepository } from '@dts/persistence';
-import { JobQueue } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, JobQueue } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from './device-access.service';
@@ -27,6 +27,7 @@ export class DevicesService {
     private readonly access: DeviceAccessService,
     private readonly images: ImagesRepository,
     private readonly jobs: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   list(principal: AuthPrincipal): Promise<string[]> {
@@ -63,7 +64,7 @@ export class DevicesService {
       }
     }
     const row = await this.devices.metaRowByUid(result.uid);
-    return toDeviceMetaWire(row!);
+    return toDeviceMetaWire(row!, this.config.timeseries.uplinkRetentionDays);
   }
 
   /**

@@ -3,7 +3,9 @@ import {
   type DeviceRef,
   type Eui,
   filterMember,
+  historyRetentionHeaders,
   type StoredUplink,
+  toUnix,
   toDataRowWire,
   toFilteredRowWire,
   toUplinkRecordWire,
@@ -11,7 +13,16 @@ import {
   type UplinkIssues,
   type UplinkTestWire,
 } from '@dts/domain';
-import { DatamodelRepository, DataCacheRepository, type DataTypeRow, type UplinkRange, UplinkReadsRepository, type UplinkRow } from '@dts/persistence';
+import {
+  cutoffDay,
+  DatamodelRepository,
+  DataCacheRepository,
+  type DataTypeRow,
+  RetentionRepository,
+  type UplinkRange,
+  UplinkReadsRepository,
+  type UplinkRow,
+} from '@dts/persistence';
 import { DecodingService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
@@ -42,6 +53,7 @@ export class UplinksService {
     private readonly cache: DataCacheRepository,
     private readonly decoding: DecodingService,
     private readonly dataCache: DataCacheService,
+    private readonly retention: RetentionRepository,
   ) {}
 
   private async device(principal: AuthPrincipal, eui: Eui): Promise<DeviceRef & { decoderRef: number | null }> {
@@ -49,10 +61,25 @@ export class UplinksService {
     return { uid: d.uid, eui: d.eui, ownerId: d.ownerId, decoderRef: d.decoderRef };
   }
 
+  /**
+   * The answer with the device's retention in its headers (docs/api.md §5, "Retention"): the days in
+   * force and the UTC midnight before which raw uplinks are removed, as the maintenance job cuts
+   * them today. One primary-key look-up, after the request has passed every check.
+   */
+  private async withRetention<T>(deviceUid: number, body: StreamBody<T>): Promise<StreamBody<T>> {
+    const days = (await this.retention.ofDevice(deviceUid))?.effectiveDays ?? null;
+    const from = days === null ? null : toUnix(cutoffDay(new Date(), days));
+    return { ...body, headers: { ...body.headers, ...historyRetentionHeaders({ retention_days: days, raw_history_from_unix: from }) } };
+  }
+
   /** One row per uplink with every member of the uplink record (docs/api.md §15), streamed as JSON, CSV or NDJSON. */
   async table(principal: AuthPrincipal, eui: Eui, query: TableQueryDto, accept: string | undefined): Promise<StreamBody<UplinkRow>> {
     const format = negotiateExportFormat(query.format, accept);
     const device = await this.device(principal, eui);
+    return this.withRetention(device.uid, this.tableBody(device, query, format));
+  }
+
+  private tableBody(device: DeviceRef, query: TableQueryDto, format: ExportFormat): StreamBody<UplinkRow> {
     const rows = this.reads.rows(device.uid, range(query));
     const wire = (row: UplinkRow) => toUplinkRecordWire(row, device);
     switch (format) {
@@ -69,6 +96,10 @@ export class UplinksService {
   async data(principal: AuthPrincipal, eui: Eui, query: DataQueryDto, accept: string | undefined): Promise<StreamBody<unknown>> {
     const format = negotiateExportFormat(query.format, accept);
     const device = await this.device(principal, eui);
+    return this.withRetention(device.uid, await this.dataBody(device, query, format));
+  }
+
+  private async dataBody(device: DeviceRef, query: DataQueryDto, format: ExportFormat): Promise<StreamBody<unknown>> {
     const window = range(query);
     if (query.filter === undefined) {
       if (format === 'json') {

@@ -1,7 +1,8 @@
-import { type AccountWire, formatSqlTimestamp } from '@dts/domain';
+import { accountRetentionDays, type AccountWire, formatSqlTimestamp } from '@dts/domain';
 import type { AccountEntity } from '@dts/persistence';
 
-export function toAccountWire(a: AccountEntity): AccountWire {
+/** `platformRetentionDays` is UPLINK_RETENTION_DAYS, in force where the account has no value of its own. */
+export function toAccountWire(a: AccountEntity, platformRetentionDays: number | null): AccountWire {
   return {
     id: a.id,
     username: a.username,
@@ -18,5 +19,6 @@ export function toAccountWire(a: AccountEntity): AccountWire {
     expiration: a.expiresOn,
     max_devices: a.maxDevices,
     login_count: a.loginCount,
+    uplink_retention_days: accountRetentionDays(a.uplinkRetentionDays, platformRetentionDays),
   };
 }

@@ -7,6 +7,7 @@ import { TextField } from '../../components/form';
 import { Card, ErrorBox } from '../../components/ui';
 import { useDeleteDevice, useShareDevice, useUpdateDevice } from '../../hooks/devices';
 import { parseTags, tagsText } from '../../lib/format';
+import { RetentionCard } from './RetentionCard';
 
 const text = (n: number | null) => (n === null ? '' : String(n));
 const ref = (value: string) => (value === '' ? null : Number(value));
@@ -93,6 +94,7 @@ export function SettingsTab({ device }: { device: DeviceMetaWire }) {
           </button>
         </form>
       </Card>
+      <RetentionCard device={device} />
       <Card title="Share" id="share">
         <form
           onSubmit={(ev) => {

@@ -2,7 +2,7 @@ import { Download } from 'lucide-react';
 import { useMemo } from 'react';
 import { Card, ErrorBox, Loading } from '../../components/ui';
 import { useUplinkPages } from '../../hooks/uplinks';
-import { plural } from '../../lib/format';
+import { plural, retentionText, utcText } from '../../lib/format';
 import { UplinkRows } from './UplinkRows';
 
 /** Every uplink, newest first, in pages as the table scrolls; the whole history as CSV or NDJSON. */
@@ -10,8 +10,10 @@ export function UplinksTab({ eui }: { eui: string }) {
   const pages = useUplinkPages(eui);
   const rows = useMemo(() => {
     const seen = new Set<number>();
-    return (pages.data?.pages ?? []).flat().filter((r) => !seen.has(r.uplink.uid) && seen.add(r.uplink.uid));
+    return (pages.data?.pages ?? []).flatMap((p) => p.rows).filter((r) => !seen.has(r.uplink.uid) && seen.add(r.uplink.uid));
   }, [pages.data]);
+  // What the newest answer says: the retention changes with the device, not with the page.
+  const retention = pages.data?.pages[0]?.retention ?? null;
   return (
     <Card
       title="Uplinks"
@@ -43,6 +45,13 @@ export function UplinksTab({ eui }: { eui: string }) {
       <p className="muted small">
         {plural(rows.length, 'uplink')} shown{pages.hasNextPage ? '; scroll for older ones' : ''}.
       </p>
+      {retention ? (
+        <p className="muted small" data-raw-history-from={retention.raw_history_from_unix ?? ''}>
+          {retention.raw_history_from_unix === null
+            ? 'Raw uplinks are kept forever.'
+            : `Raw uplinks are kept ${retentionText(retention.retention_days)}: those received before ${utcText(retention.raw_history_from_unix)} UTC are removed (the chart’s hourly and daily figures stay).`}
+        </p>
+      ) : null}
     </Card>
   );
 }

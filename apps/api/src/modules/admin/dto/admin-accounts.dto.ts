@@ -1,5 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ADMIN_ACCOUNTS_MAX_LIMIT, type AdminAccountWire, MAX_DEVICES_LIMIT, type AdminAccountUpdateRequest } from '@dts/domain';
+import {
+  ADMIN_ACCOUNTS_MAX_LIMIT,
+  type AdminAccountWire,
+  MAX_DEVICES_LIMIT,
+  type AdminAccountUpdateRequest,
+  RETENTION_DAYS_MAX,
+  RETENTION_DAYS_MIN,
+} from '@dts/domain';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { toIntFromQuery } from '../../../common/http/query-values';
@@ -28,7 +35,7 @@ export class AdminAccountsQueryDto {
   cursor?: string;
 }
 
-/** PATCH /admin/accounts/{id}: the expiration and/or the device limit (an empty body is refused by the service). */
+/** PATCH /admin/accounts/{id}: the expiration, the device limit and/or the retention (an empty body is refused by the service). */
 export class AdminAccountUpdateDto implements AdminAccountUpdateRequest {
   @ApiPropertyOptional({ example: '2027-12-31', description: 'The last day the account may register devices (YYYY-MM-DD, UTC).' })
   // Absent is no change; null is refused (an account always has both).
@@ -43,6 +50,21 @@ export class AdminAccountUpdateDto implements AdminAccountUpdateRequest {
   @Min(0)
   @Max(MAX_DEVICES_LIMIT)
   max_devices?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: RETENTION_DAYS_MIN,
+    maximum: RETENTION_DAYS_MAX,
+    description:
+      'Days the account’s raw uplinks are kept, replacing the platform default (UPLINK_RETENTION_DAYS) for its devices, longer or shorter; null: the platform default again. The worker removes what it has passed within minutes; rollups (series) outlive it.',
+  })
+  // Absent is no change; null is a value (the platform default).
+  @IsOptional()
+  @IsInt({ message: 'uplink_retention_days must be a whole number of days' })
+  @Min(RETENTION_DAYS_MIN)
+  @Max(RETENTION_DAYS_MAX)
+  uplink_retention_days?: number | null;
 }
 
 export class AdminAccountResponse implements AdminAccountWire {
@@ -57,4 +79,18 @@ export class AdminAccountResponse implements AdminAccountWire {
   @ApiProperty({ example: '2027-05-01' }) expiration!: string;
   @ApiProperty() max_devices!: number;
   @ApiProperty({ description: 'Devices the account owns.' }) devices!: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: null,
+    description: 'The account’s own retention of raw uplinks in days; null: the platform default applies.',
+  })
+  uplink_retention_days!: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: 365,
+    description: 'The retention in force for the account’s devices: its own, else the platform default; null: kept forever.',
+  })
+  uplink_retention_effective_days!: number | null;
 }

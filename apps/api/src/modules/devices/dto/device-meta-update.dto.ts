@@ -1,6 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
-import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH, type DeviceMetaUpdateRequest, type AnyJson } from '@dts/domain';
+import {
+  DEVICE_FOLDER_MAX_LENGTH,
+  DEVICE_LABEL_MAX_LENGTH,
+  type DeviceMetaUpdateRequest,
+  type AnyJson,
+  RETENTION_DAYS_MAX,
+  RETENTION_DAYS_MIN,
+} from '@dts/domain';
 import { IsBoundedJson, isPresent } from '../../../common/http/validators';
 import { INT4_MAX } from '../../../common/http/query-values';
 import { TAGS_MAX_BYTES } from './register-device.dto';
@@ -9,9 +16,9 @@ import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator'
 const finite = { allowNaN: false, allowInfinity: false };
 
 /**
- * POST /user/device/meta/{eui}: exactly the writable members of docs/api.md §4. Anything else (uid,
- * devEUI, username, ts_*, …) is refused by the validation pipe. `null` clears a member, except
- * label and owner_ref, which always have a value.
+ * POST /user/device/meta/{eui}: exactly the writable members of docs/api.md §4, and the addition
+ * `uplink_retention_days`. Anything else (uid, devEUI, username, ts_*, …) is refused by the
+ * validation pipe. `null` clears a member, except label and owner_ref, which always have a value.
  */
 export class DeviceMetaUpdateDto implements DeviceMetaUpdateRequest {
   @ApiPropertyOptional({ maxLength: DEVICE_LABEL_MAX_LENGTH })
@@ -149,4 +156,18 @@ export class DeviceMetaUpdateDto implements DeviceMetaUpdateRequest {
   @Min(1)
   @Max(INT4_MAX)
   owner_ref?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: RETENTION_DAYS_MIN,
+    maximum: RETENTION_DAYS_MAX,
+    description:
+      'Owner only (an addition to the spec’s members): days the device’s raw uplinks are kept, at most its account’s retention in force (`GET /user`); null: the account’s.',
+  })
+  @IsOptional()
+  @IsInt({ message: 'uplink_retention_days must be a whole number of days' })
+  @Min(RETENTION_DAYS_MIN)
+  @Max(RETENTION_DAYS_MAX)
+  uplink_retention_days?: number | null;
 }

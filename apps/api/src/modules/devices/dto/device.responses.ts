@@ -17,7 +17,11 @@ export class DeviceMetaResponse implements DeviceMetaWire {
   @ApiProperty(int) icon_ref!: number | null;
   @ApiProperty(int) ts_activity_first_unix!: number | null;
   @ApiProperty(int) ts_activity_last_unix!: number | null;
-  @ApiProperty(int) ts_data_first_unix!: number | null;
+  @ApiProperty({
+    ...int,
+    description: 'Where the stored data begins: moves forward when a retention removes older raw uplinks (null when none is left).',
+  })
+  ts_data_first_unix!: number | null;
   @ApiProperty(int) ts_data_last_unix!: number | null;
   @ApiProperty(num) battery_percent!: number | null;
   @ApiProperty(num) battery_voltage!: number | null;
@@ -36,6 +40,19 @@ export class DeviceMetaResponse implements DeviceMetaWire {
       'Link margin in dB as the network last reported it (ChirpStack `status`: the demodulation SNR margin of the device’s last DevStatusAns, −32..32); read-only.',
   })
   margin_db!: number | null;
+  @ApiProperty({
+    ...int,
+    example: 30,
+    description: 'The device’s own retention of raw uplinks in days, set by its owner and no longer than its account’s; null: none of its own.',
+  })
+  uplink_retention_days!: number | null;
+  @ApiProperty({
+    ...int,
+    example: 30,
+    description:
+      'The retention in force for the device’s raw uplinks, in days: its own where shorter, else its account’s (the account’s own or the platform default); null: kept forever. Rollups (series) outlive it.',
+  })
+  uplink_retention_effective_days!: number | null;
   @ApiProperty({ example: '70B3D57ED0001234' }) devEUI!: string;
   @ApiProperty({ example: 'LoRaWAN', description: 'Type of the device’s network.' }) type!: string;
   @ApiProperty({ description: 'Owner’s username.' }) username!: string;

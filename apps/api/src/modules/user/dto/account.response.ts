@@ -16,4 +16,12 @@ export class AccountResponse implements AccountWire {
   @ApiProperty({ example: '2027-05-01' }) expiration!: string;
   @ApiProperty({ example: 50 }) max_devices!: number;
   @ApiProperty({ example: 3 }) login_count!: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: 365,
+    description:
+      'Days the account’s raw uplinks are kept: its own retention (set by an administrator) or else the platform default; null: kept forever. A device may have a shorter one of its own.',
+  })
+  uplink_retention_days!: number | null;
 }
