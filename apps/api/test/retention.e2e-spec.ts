@@ -72,12 +72,12 @@ describe('retention of raw uplinks (no platform default: kept unless an account 
   describe('an account’s retention (administrators)', () => {
     it('is set, listed, shown to the account in GET /user, and given back to the platform default with null', async () => {
       expect(await admin.one(alice)).toMatchObject({ id: alice.account.id, uplink_retention_days: null, uplink_retention_effective_days: null });
-      expect((await me(alice)).uplink_retention_days).toBeNull();
+      expect((await me(alice)).uplink_retention_effective_days).toBeNull();
 
       const set = expectSuccess<AdminAccountWire>(await admin.patch(alice.account.id, { uplink_retention_days: 30 }));
       expect(set).toMatchObject({ id: alice.account.id, uplink_retention_days: 30, uplink_retention_effective_days: 30 });
       expect(await admin.one(alice)).toEqual(set);
-      expect((await me(alice)).uplink_retention_days).toBe(30);
+      expect((await me(alice)).uplink_retention_effective_days).toBe(30);
       // Only the retention moved.
       expect({ expiration: set.expiration, max_devices: set.max_devices }).toEqual({
         expiration: (await me(alice)).expiration,
@@ -94,9 +94,9 @@ describe('retention of raw uplinks (no platform default: kept unless an account 
         uplink_retention_days: null,
         uplink_retention_effective_days: null,
       });
-      expect((await me(alice)).uplink_retention_days).toBeNull();
+      expect((await me(alice)).uplink_retention_effective_days).toBeNull();
       // Another account's is its own.
-      expect((await me(carol)).uplink_retention_days).toBeNull();
+      expect((await me(carol)).uplink_retention_effective_days).toBeNull();
     });
 
     it.each<[string, unknown]>([
@@ -111,7 +111,7 @@ describe('retention of raw uplinks (no platform default: kept unless an account 
       const before = await admin.one(alice);
       expectError(await admin.patch(alice.account.id, { uplink_retention_days: value }), 400, 'VALIDATION_FAILED', 'uplink_retention_days');
       expect(await admin.one(alice)).toEqual(before);
-      expect((await me(alice)).uplink_retention_days).toBe(45);
+      expect((await me(alice)).uplink_retention_effective_days).toBe(45);
     });
 
     it('is an administrator’s: 403 ADMIN_ONLY for the account itself, 401 without credentials, nothing stored', async () => {
@@ -124,7 +124,7 @@ describe('retention of raw uplinks (no platform default: kept unless an account 
       expectError(await as(alice).get('/admin/accounts'), 403, 'ADMIN_ONLY');
       expectError(await svc.http().patch(`/admin/accounts/${alice.account.id}`).send({ uplink_retention_days: 1 }), 401, 'AUTH_REQUIRED');
       expectError(await svc.http().get('/admin/accounts'), 401, 'AUTH_REQUIRED');
-      expect((await me(alice)).uplink_retention_days).toBeNull();
+      expect((await me(alice)).uplink_retention_effective_days).toBeNull();
       expectError(await admin.patch(999_999, { uplink_retention_days: 5 }), 404, 'NOT_FOUND');
     });
   });
@@ -345,7 +345,7 @@ describe('retention of raw uplinks with a platform default (UPLINK_RETENTION_DAY
   it('is in force for an account without its own, which an administrator may replace longer or shorter; a device may only shorten what is in force', async () => {
     const eui = newEui();
     expectSuccess(await as(dora).post(`/user/device/${eui}`, {}), 201);
-    const account = async () => expectSuccess<AccountWire>(await as(dora).get('/user')).uplink_retention_days;
+    const account = async () => expectSuccess<AccountWire>(await as(dora).get('/user')).uplink_retention_effective_days;
     const device = async () => at(expectSuccess<DeviceMetaWire[]>(await as(dora).get(`/user/device/meta/${eui}`)), 0);
     const listed = async () =>
       at(expectSuccess<AdminAccountWire[]>(await svc.http().get(`/admin/accounts?q=${dora.account.username}`).set('Cookie', adminCookie)), 0);

@@ -49,7 +49,7 @@ describe('/user', () => {
         max_devices: 50,
         login_count: 1,
         // Neither the account nor the platform (no UPLINK_RETENTION_DAYS here) limits it: kept forever.
-        uplink_retention_days: null,
+        uplink_retention_effective_days: null,
       });
       const data = res.body.data as { created: string; last_login: string; expiration: string };
       // UTC timestamps of this run.

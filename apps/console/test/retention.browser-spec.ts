@@ -89,13 +89,13 @@ describe('retention in the console, in Chromium', () => {
       await row.getByRole('button', { name: 'Save' }).click();
       await row.locator('.field-error', { hasText: 'whole number of days' }).waitFor();
       expect(await field.getAttribute('aria-invalid')).toBe('true');
-      expect((await call<AccountWire>(svc.url, 'GET', '/user', { headers: as(alice), expect: 200 })).data.uplink_retention_days).toBeNull();
+      expect((await call<AccountWire>(svc.url, 'GET', '/user', { headers: as(alice), expect: 200 })).data.uplink_retention_effective_days).toBeNull();
 
       await field.fill('30');
       await row.getByRole('button', { name: 'Save' }).click();
       await row.locator('[data-retention-effective="30"]', { hasText: 'Saved: kept 30 days' }).waitFor();
       expect(await field.getAttribute('aria-invalid')).toBeNull();
-      expect((await call<AccountWire>(svc.url, 'GET', '/user', { headers: as(alice), expect: 200 })).data.uplink_retention_days).toBe(30);
+      expect((await call<AccountWire>(svc.url, 'GET', '/user', { headers: as(alice), expect: 200 })).data.uplink_retention_effective_days).toBe(30);
       await check('admin-retention', admin);
       // On a phone the accounts table scrolls sideways: the retention column, scrolled to.
       await admin.setViewportSize(VIEWPORTS[1]);

@@ -21,7 +21,7 @@ function Profile() {
     ['Subscription', me.subscription],
     ['Devices at most', String(me.max_devices)],
     ['Registers devices until', me.expiration],
-    ['Raw uplinks kept', retentionText(me.uplink_retention_days)],
+    ['Raw uplinks kept', retentionText(me.uplink_retention_effective_days)],
     ['Created (UTC)', me.created],
     ['Last sign-in (UTC)', me.last_login ?? '–'],
   ];

@@ -17,9 +17,10 @@ export interface AccountWire {
   /**
    * The retention of raw uplinks in force for the account's devices, in days: its own value (set
    * by an administrator) or else the platform default; null: kept forever. A device may have a
-   * shorter one of its own (docs/api.md §5, "Retention").
+   * shorter one of its own (docs/api.md §5, "Retention"). `_effective_`, as in device metadata and
+   * the admin's account list, where `uplink_retention_days` is an own value.
    */
-  uplink_retention_days: number | null;
+  uplink_retention_effective_days: number | null;
 }
 
 /** groupid values: 1 administrators, 2 users. */

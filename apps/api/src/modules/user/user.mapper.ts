@@ -19,6 +19,6 @@ export function toAccountWire(a: AccountEntity, platformRetentionDays: number | 
     expiration: a.expiresOn,
     max_devices: a.maxDevices,
     login_count: a.loginCount,
-    uplink_retention_days: accountRetentionDays(a.uplinkRetentionDays, platformRetentionDays),
+    uplink_retention_effective_days: accountRetentionDays(a.uplinkRetentionDays, platformRetentionDays),
   };
 }

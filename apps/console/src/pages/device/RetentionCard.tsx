@@ -38,7 +38,7 @@ export function RetentionCard({ device }: { device: DeviceMetaWire }) {
         The worker removes raw uplinks older than the retention every few minutes; the charts’ hourly and daily figures are kept longer.
       </p>
       {owner && me ? (
-        <RetentionForm device={device} accountDays={me.uplink_retention_days} />
+        <RetentionForm device={device} accountDays={me.uplink_retention_effective_days} />
       ) : (
         <p className="muted small">Only the device’s owner may shorten it.</p>
       )}

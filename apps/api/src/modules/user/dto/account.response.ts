@@ -23,5 +23,5 @@ export class AccountResponse implements AccountWire {
     description:
       'Days the account’s raw uplinks are kept: its own retention (set by an administrator) or else the platform default; null: kept forever. A device may have a shorter one of its own.',
   })
-  uplink_retention_days!: number | null;
+  uplink_retention_effective_days!: number | null;
 }
