@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AxeViolation, launch, newPage, snapshot, watch } from './support/browser';
+import { type AxeViolation, launch, endsCleanly, newPage, snapshot, watch } from './support/browser';
 import { type Account, account, call, ROOT, type Service, startService } from './support/service';
 
 /*
@@ -66,13 +66,7 @@ describe('the console’s codec workbench and bulk import in Chromium', () => {
     problems = watch(page);
     await signIn(alice);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-  });
-  afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
-  });
+  endsCleanly(() => ({ browser, svc, problems }));
 
   it('writes a codec in the editor with syntax highlighting, tries it on hex and Base64 bytes, and saves it', async () => {
     await nav('Codecs').click();

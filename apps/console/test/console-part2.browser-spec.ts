@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { type AxeViolation, launch, newPage, snapshot, watch } from './support/browser';
+import { type AxeViolation, launch, endsCleanly, newPage, snapshot, watch } from './support/browser';
 import { type Account, account, call, ROOT, type Service, startService } from './support/service';
 
 /*
@@ -63,13 +63,7 @@ describe('the web console, part 2, in Chromium', () => {
     browser = await launch();
     page = await signedIn(alice, '/console/camera-traps');
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-  });
-  afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
-  });
+  endsCleanly(() => ({ browser, svc, problems }));
 
   it('uploads photos by drag and drop and the file picker, each with its progress, refuses a text file saying why, and shows the thumbnails as the worker makes them', async () => {
     await page.getByRole('heading', { name: 'Camera traps' }).waitFor();

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { join } from 'node:path';
-import { type AxeViolation, launch, newPage, SCREENSHOTS, snapshot, watch } from './support/browser';
+import { type AxeViolation, launch, endsCleanly, newPage, SCREENSHOTS, snapshot, watch } from './support/browser';
 import { type Account, account, call, SECRETS, type Service, startService } from './support/service';
+import { lpp } from './support/payloads';
 
 /*
  * What a person met in the console (issue 28, items 13–16), in Chromium against the built service:
@@ -35,20 +36,6 @@ function NEWEST_IN_VIEW(want: boolean): boolean {
   const y = box ? box.top + box.height / 2 : NaN;
   const inView = !!box && marker!.getAttribute('d') !== 'M0 0' && box.width > 0 && x >= map.left && x <= map.right && y >= map.top && y <= map.bottom;
   return inView === want;
-}
-
-/** Cayenne LPP: temperature on channel 1 and GPS on channel 3. */
-function lpp(t: number, lat: number, lon: number): string {
-  const b = Buffer.alloc(4 + 11);
-  b.writeUInt8(1, 0);
-  b.writeUInt8(0x67, 1);
-  b.writeInt16BE(Math.round(t * 10), 2);
-  b.writeUInt8(3, 4);
-  b.writeUInt8(0x88, 5);
-  b.writeIntBE(Math.round(lat * 1e4), 6, 3);
-  b.writeIntBE(Math.round(lon * 1e4), 9, 3);
-  b.writeIntBE(200, 12, 3);
-  return b.toString('hex');
 }
 
 describe('the console’s charts, maps and counts, in Chromium', () => {
@@ -107,13 +94,7 @@ describe('the console’s charts, maps and counts, in Chromium', () => {
     await register(CAMERA, { label: 'Gate camera', type_ref: CAMERA_TYPE });
     browser = await launch();
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-  });
-  afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
-  });
+  endsCleanly(() => ({ browser, svc, problems }));
 
   it('draws the chart’s time axis over the chosen window, whatever data falls in it', async () => {
     const now = Math.floor(Date.now() / 1000);

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
-import { type AxeViolation, launch, newPage, snapshot, watch } from './support/browser';
+import { type AxeViolation, launch, endsCleanly, newPage, snapshot, watch } from './support/browser';
 import { type Account, account, call, SECRETS, seedDevices, type Service, startService } from './support/service';
+import { lpp } from './support/payloads';
 
 /*
  * The console in a real browser (Debian's Chromium through playwright-core) against the built
@@ -12,19 +13,6 @@ import { type Account, account, call, SECRETS, seedDevices, type Service, startS
 
 const EUI = '70B3D57ED0C0FFEE';
 const FLEET = 5_000;
-/** LPP: temperature (ch 1) and GPS (ch 3) around the Vondelpark. */
-function lpp(t: number, lat: number, lon: number): string {
-  const b = Buffer.alloc(4 + 11);
-  b.writeUInt8(1, 0);
-  b.writeUInt8(0x67, 1);
-  b.writeInt16BE(Math.round(t * 10), 2);
-  b.writeUInt8(3, 4);
-  b.writeUInt8(0x88, 5);
-  b.writeIntBE(Math.round(lat * 1e4), 6, 3);
-  b.writeIntBE(Math.round(lon * 1e4), 9, 3);
-  b.writeIntBE(200, 12, 3);
-  return b.toString('hex');
-}
 
 describe('the web console in Chromium', () => {
   let svc: Service;
@@ -57,13 +45,7 @@ describe('the web console in Chromium', () => {
     page = await newPage(browser);
     problems = watch(page);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-  });
-  afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
-  });
+  endsCleanly(() => ({ browser, svc, problems }));
 
   it('sends a browser from / to the console, which asks to sign in and offers registering and a password reset', async () => {
     await page.goto(`${svc.url}/`);

@@ -1,7 +1,7 @@
 import type { AccountWire, DeviceMetaWire } from '@dts/domain';
 import type { Browser, Page } from 'playwright-core';
 import { join } from 'node:path';
-import { type AxeViolation, axe, launch, newPage, SCREENSHOTS, watch } from './support/browser';
+import { axe, type AxeViolation, launch, endsCleanly, newPage, SCREENSHOTS, watch } from './support/browser';
 import { type Account, account, call, SECRETS, type Service, startService } from './support/service';
 
 /*
@@ -69,13 +69,7 @@ describe('retention in the console, in Chromium', () => {
     await call(svc.url, 'POST', '/ingest/rest', { body: items, headers: { 'X-Ingest-Secret': SECRETS.INGEST_SECRET }, expect: 202 });
     browser = await launch();
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-  });
-  afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
-  });
+  endsCleanly(() => ({ browser, svc, problems }));
 
   it('an administrator sets an account’s retention in the accounts table; a refusal is shown at the field and stores nothing', async () => {
     const admin = await signedIn(ADMIN, '/console/admin');

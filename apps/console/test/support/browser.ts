@@ -69,3 +69,19 @@ export async function snapshot(page: Page, name: string): Promise<AxeViolation[]
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   return axe(page);
 }
+
+/**
+ * The hooks every browser suite ends with: after each test, no page may have logged a script
+ * error or a CSP violation (`watch`); after all, the browser and the service are closed. `state`
+ * is read when the hooks run, so the suite's variables may be assigned in its beforeAll.
+ */
+export function endsCleanly(state: () => { browser?: Browser; svc?: { stop(): Promise<void> }; problems: string[] }): void {
+  afterEach(() => {
+    expect(state().problems.splice(0)).toEqual([]);
+  });
+  afterAll(async () => {
+    const { browser, svc } = state();
+    await browser?.close();
+    await svc?.stop();
+  });
+}

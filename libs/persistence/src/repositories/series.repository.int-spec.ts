@@ -1,9 +1,8 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
-import { suiteDatabase } from '../testing/suite-database';
+import { suiteDatabase, suiteTimeseriesSettings } from '../testing/suite-database';
 import { ReadDatabase } from '../read/read-database';
 import { RollupBackfillRepository } from '../timeseries/rollup-backfill.repository';
-import type { TimeseriesSettings } from '../timeseries/timeseries-settings';
 import { UplinksRepository } from '../uplinks/uplinks.repository';
 import { type SeriesRequest, SeriesRepository, type SeriesRow } from './series.repository';
 
@@ -31,13 +30,7 @@ async function reference(ds: DataSource, r: SeriesRequest): Promise<SeriesRow[]>
 }
 
 const DAY = 86_400;
-const SETTINGS: TimeseriesSettings = {
-  partitionInterval: 'month',
-  partitionsAhead: 2,
-  uplinkRetentionDays: null,
-  hourlyRollupRetentionDays: null,
-  dailyRollupRetentionDays: null,
-};
+const SETTINGS = suiteTimeseriesSettings();
 
 describe('SeriesRepository (rollups kept up by every insert)', () => {
   let ds: DataSource;

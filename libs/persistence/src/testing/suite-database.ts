@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../embedded/embedded-postgres';
+import type { TimeseriesSettings } from '../timeseries/timeseries-settings';
 
 export interface SuiteDatabase {
   url: string;
@@ -34,4 +35,16 @@ export async function suiteDatabase(
   const url = new URL(real);
   url.pathname = `/${name}`;
   return { url: url.toString(), embedded: false, stop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** The time-series settings of a suite: the defaults (monthly partitions, everything kept), with `over` changed. */
+export function suiteTimeseriesSettings(over: Partial<TimeseriesSettings> = {}): TimeseriesSettings {
+  return {
+    partitionInterval: 'month',
+    partitionsAhead: 2,
+    uplinkRetentionDays: null,
+    hourlyRollupRetentionDays: null,
+    dailyRollupRetentionDays: null,
+    ...over,
+  };
 }

@@ -1,19 +1,13 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
-import { suiteDatabase } from '../testing/suite-database';
+import { suiteDatabase, suiteTimeseriesSettings } from '../testing/suite-database';
 import { cutoffDay, partitionName } from './partition-bounds';
 import { RetentionRepository } from './retention.repository';
 import { TimePartitionsRepository } from './time-partitions.repository';
 import type { TimeseriesSettings } from './timeseries-settings';
 
 const DAY = 86_400_000;
-const SETTINGS: TimeseriesSettings = {
-  partitionInterval: 'month',
-  partitionsAhead: 2,
-  uplinkRetentionDays: null,
-  hourlyRollupRetentionDays: null,
-  dailyRollupRetentionDays: null,
-};
+const SETTINGS = suiteTimeseriesSettings();
 
 /** Time partitions and retention on the database itself (both: embedded and PostgreSQL). */
 describe('time partitions and retention', () => {

@@ -1,15 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ADMIN_ACCOUNTS_MAX_LIMIT,
-  type AdminAccountWire,
-  MAX_DEVICES_LIMIT,
-  type AdminAccountUpdateRequest,
-  RETENTION_DAYS_MAX,
-  RETENTION_DAYS_MIN,
-} from '@dts/domain';
+import { ADMIN_ACCOUNTS_MAX_LIMIT, type AdminAccountWire, MAX_DEVICES_LIMIT, type AdminAccountUpdateRequest } from '@dts/domain';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { toIntFromQuery } from '../../../common/http/query-values';
+import { RetentionDays } from '../../../common/http/validators';
 
 /** GET /admin/accounts: a search and a page. */
 export class AdminAccountsQueryDto {
@@ -51,19 +45,10 @@ export class AdminAccountUpdateDto implements AdminAccountUpdateRequest {
   @Max(MAX_DEVICES_LIMIT)
   max_devices?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: RETENTION_DAYS_MIN,
-    maximum: RETENTION_DAYS_MAX,
-    description:
-      'Days the account’s raw uplinks are kept, replacing the platform default (UPLINK_RETENTION_DAYS) for its devices, longer or shorter; null: the platform default again. The worker removes what it has passed within minutes; rollups (series) outlive it.',
-  })
   // Absent is no change; null is a value (the platform default).
-  @IsOptional()
-  @IsInt({ message: 'uplink_retention_days must be a whole number of days' })
-  @Min(RETENTION_DAYS_MIN)
-  @Max(RETENTION_DAYS_MAX)
+  @RetentionDays(
+    'Days the account’s raw uplinks are kept, replacing the platform default (UPLINK_RETENTION_DAYS) for its devices, longer or shorter; null: the platform default again. The worker removes what it has passed within minutes; rollups (series) outlive it.',
+  )
   uplink_retention_days?: number | null;
 }
 

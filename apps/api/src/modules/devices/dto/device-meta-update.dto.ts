@@ -1,14 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
-import {
-  DEVICE_FOLDER_MAX_LENGTH,
-  DEVICE_LABEL_MAX_LENGTH,
-  type DeviceMetaUpdateRequest,
-  type AnyJson,
-  RETENTION_DAYS_MAX,
-  RETENTION_DAYS_MIN,
-} from '@dts/domain';
-import { IsBoundedJson, isPresent } from '../../../common/http/validators';
+import { DEVICE_FOLDER_MAX_LENGTH, DEVICE_LABEL_MAX_LENGTH, type DeviceMetaUpdateRequest, type AnyJson } from '@dts/domain';
+import { IsBoundedJson, isPresent, RetentionDays } from '../../../common/http/validators';
 import { INT4_MAX } from '../../../common/http/query-values';
 import { TAGS_MAX_BYTES } from './register-device.dto';
 import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator';
@@ -157,17 +150,8 @@ export class DeviceMetaUpdateDto implements DeviceMetaUpdateRequest {
   @Max(INT4_MAX)
   owner_ref?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: RETENTION_DAYS_MIN,
-    maximum: RETENTION_DAYS_MAX,
-    description:
-      'Owner only (an addition to the spec’s members): days the device’s raw uplinks are kept, at most its account’s retention in force (`GET /user`); null: the account’s.',
-  })
-  @IsOptional()
-  @IsInt({ message: 'uplink_retention_days must be a whole number of days' })
-  @Min(RETENTION_DAYS_MIN)
-  @Max(RETENTION_DAYS_MAX)
+  @RetentionDays(
+    'Owner only (an addition to the spec’s members): days the device’s raw uplinks are kept, at most its account’s retention in force (`GET /user`); null: the account’s.',
+  )
   uplink_retention_days?: number | null;
 }
