@@ -17,18 +17,7 @@ export const CITUS_DISTRIBUTION_COLUMN = 'device_id';
 
 export const CITUS_LAYOUT = {
   distributed: ['uplinks', 'uplink_gateways', 'uplink_rollups_hourly', 'uplink_rollups_daily', 'rollup_backfill', 'data_cache', 'data_cache_chunks'],
-  reference: [
-    'accounts',
-    'devices',
-    'networks',
-    'network_types',
-    'decoders',
-    'device_types',
-    'device_models',
-    'manufacturers',
-    'data_types',
-    'icons',
-  ],
+  reference: ['accounts', 'devices', 'networks', 'network_types', 'decoders', 'device_types', 'device_models', 'manufacturers', 'data_types', 'icons'],
   local: [
     'schema_migrations',
     'api_tokens',

@@ -32,7 +32,8 @@ const INGEST_DEVICES = 10;
 const MONTHS = 25;
 
 export async function run(ctx) {
-  if (ctx.embedded) return [row({ figure: '12 scale', measure: 'skipped on the embedded database (a figure of PostgreSQL at 10M rows)', value: null, unit: '' })];
+  if (ctx.embedded)
+    return [row({ figure: '12 scale', measure: 'skipped on the embedded database (a figure of PostgreSQL at 10M rows)', value: null, unit: '' })];
   const heavy = ctx.quick ? 10_000 : 100_000;
   const total = ctx.quick ? 200_000 : 10_000_000;
   const others = 9_999;
@@ -243,7 +244,8 @@ async function ingestRate(ctx, url, euis) {
   if (check.status !== 202 || check.body.data.accepted !== BATCH) throw new Error(`an ingest batch answered ${check.status}`);
   await cannon({ url: `${url}/ingest/rest`, method: 'POST', headers, body: ingestBody(euis), connections: 8, duration: ctx.warmup });
   const runs = [];
-  for (let i = 0; i < ctx.runs; i++) runs.push(await cannon({ url: `${url}/ingest/rest`, method: 'POST', headers, body: ingestBody(euis), connections: 8, duration: ctx.duration }));
+  for (let i = 0; i < ctx.runs; i++)
+    runs.push(await cannon({ url: `${url}/ingest/rest`, method: 'POST', headers, body: ingestBody(euis), connections: 8, duration: ctx.duration }));
   return median(runs.map((r) => r.rate)) * BATCH;
 }
 

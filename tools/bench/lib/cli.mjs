@@ -1,5 +1,18 @@
 // Command-line options of `npm run bench -- [options]`.
-export const FIGURES = ['ingest', 'webhook', 'history', 'auth-read', 'downlink', 'startup', 'series', 'console', 'integrations', 'import', 'codec-load', 'scale'];
+export const FIGURES = [
+  'ingest',
+  'webhook',
+  'history',
+  'auth-read',
+  'downlink',
+  'startup',
+  'series',
+  'console',
+  'integrations',
+  'import',
+  'codec-load',
+  'scale',
+];
 
 const USAGE = `Usage: npm run bench -- [options]
   --embedded          run on the embedded database (no DATABASE_URL, DATA_DIR in a temp dir)

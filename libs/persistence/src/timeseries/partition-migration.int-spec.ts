@@ -30,10 +30,10 @@ describe(`migrating ${ROWS.toLocaleString('en')} uplinks to time partitions`, ()
       `INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices)
        VALUES ('mig', 'mig', 'mig@example.org', 'mig@example.org', 'x', '2999-01-01', 1000) RETURNING id`,
     );
-    await before.query(
-      `INSERT INTO devices (eui, owner_id, label) SELECT upper(lpad(to_hex(g), 16, '0')), $1, 'd' || g FROM generate_series(1, $2::int) g`,
-      [account.id, DEVICES],
-    );
+    await before.query(`INSERT INTO devices (eui, owner_id, label) SELECT upper(lpad(to_hex(g), 16, '0')), $1, 'd' || g FROM generate_series(1, $2::int) g`, [
+      account.id,
+      DEVICES,
+    ]);
     // Rows of every device, a minute apart, over the last weeks; every tenth with a gateway.
     const perStatement = 100_000;
     for (let first = 0; first < ROWS; first += perStatement) {
@@ -59,7 +59,9 @@ describe(`migrating ${ROWS.toLocaleString('en')} uplinks to time partitions`, ()
     const started = Date.now();
     await ds.runMigrations({ transaction: 'each' });
     const ms = Date.now() - started;
-    process.stdout.write(`time partitions migration: ${ROWS} uplinks in ${(ms / 1000).toFixed(1)} s (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded'})\n`);
+    process.stdout.write(
+      `time partitions migration: ${ROWS} uplinks in ${(ms / 1000).toFixed(1)} s (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded'})\n`,
+    );
 
     const [{ n, partitions }] = await ds.query(
       `SELECT count(*)::int AS n, (SELECT count(*)::int FROM pg_inherits WHERE inhparent = 'uplinks'::regclass) AS partitions FROM uplinks`,
