@@ -1,3 +1,4 @@
 export * from './jobs.module';
 export * from './start-worker';
 export * from './worker.module';
+export * from './alerts/alert-mail-digests';

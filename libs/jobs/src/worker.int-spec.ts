@@ -30,6 +30,8 @@ describe('unhandledJobs', () => {
         'alerts.offline-check',
         'alert.mail',
         'integrations.maintenance',
+        'auth.email-verification',
+        'alerts.mail-digest',
       ]),
     ).toEqual([]);
   });

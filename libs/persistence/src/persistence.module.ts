@@ -3,7 +3,7 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { type AppConfig, REDIS_CLIENT } from '@dts/platform';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { AlertsRepository, OfflineWatchRepository, RulesRepository } from './alerts';
+import { AlertMailsRepository, AlertsRepository, OfflineWatchRepository, RulesRepository } from './alerts';
 import { CacheChunkStore, PgCacheChunkStore, RedisCacheChunkStore } from './cache/cache-chunk.store';
 import { DataCacheRepository } from './cache/data-cache.repository';
 import { DeliveriesRepository, EventRoutingRepository, IntegrationsRepository } from './integrations';
@@ -30,6 +30,7 @@ import { IngestTargetsCache } from './uplinks/ingest-targets.cache';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { MaintenanceRepository } from './repositories/maintenance.repository';
 import { PasswordResetsRepository } from './repositories/password-resets.repository';
+import { EmailVerificationsRepository } from './repositories/email-verifications.repository';
 import { RateLimitsRepository } from './repositories/rate-limits.repository';
 import { SeriesRepository } from './repositories/series.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
@@ -40,6 +41,8 @@ import { UplinksRepository } from './uplinks/uplinks.repository';
 
 const REPOSITORIES = [
   AlertsRepository,
+  AlertMailsRepository,
+  EmailVerificationsRepository,
   DeliveriesRepository,
   EventRoutingRepository,
   IntegrationsRepository,

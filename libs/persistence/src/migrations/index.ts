@@ -20,6 +20,8 @@ import { SimulatedNetworkQueue1795772000000 } from './1795772000000-simulated-ne
 import { EventCapturePlan1795780000000 } from './1795780000000-event-capture-plan';
 import { IngestTargetNotices1795790000000 } from './1795790000000-ingest-target-notices';
 import { CommandsWaitingIndex1795800000000 } from './1795800000000-commands-waiting-index';
+import { EmailVerification1795820000000 } from './1795820000000-email-verification';
+import { MailLimits1795820000001 } from './1795820000001-mail-limits';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
 export const MIGRATIONS = [
@@ -45,4 +47,6 @@ export const MIGRATIONS = [
   EventCapturePlan1795780000000,
   IngestTargetNotices1795790000000,
   CommandsWaitingIndex1795800000000,
+  EmailVerification1795820000000,
+  MailLimits1795820000001,
 ];
