@@ -2,7 +2,14 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
 import { hourWindow } from '../mail/mail-counts';
 import { suiteDatabase } from '../testing/suite-database';
-import { type AlertMailDecision, type AlertMailLimits, AlertMailsRepository, UNVERIFIED_REASON } from './alert-mails.repository';
+import {
+  type AlertMailDecision,
+  type AlertMailLimits,
+  AlertMailsRepository,
+  alertMailKey,
+  decideAlertMails,
+  UNVERIFIED_REASON,
+} from './alert-mails.repository';
 
 /** 2030-01-01 10:15 UTC: inside the hour 10:00–11:00. */
 const T = new Date(Date.UTC(2030, 0, 1, 10, 15));
@@ -84,6 +91,30 @@ describe('AlertMailsRepository', () => {
     // The next hour has places again.
     const [later] = await alerts(a, 1);
     expect(await repo.decide(later!, 'raised', limits(7), new Date(T.getTime() + HOUR))).toEqual({ kind: 'send', to: a.email });
+  });
+
+  it('decides a storm of one account’s mails in one transaction (as the router does), and shares the hour’s places with the jobs deciding beside it', async () => {
+    const a = await account();
+    const stranger = await account(false);
+    const storm = await alerts(a, 30);
+    const single = await alerts(a, 20);
+    const unverified = await alerts(stranger, 10);
+    const mails = [...storm, ...unverified].map((alert_id) => ({ alert_id, action: 'raised' as const }));
+    const [batch, ...singles] = await Promise.all([
+      ds.transaction((tx) => decideAlertMails(tx, mails, limits(9), T)),
+      ...single.map((uid) => secondWorker.decide(uid, 'raised', limits(9), T)),
+    ]);
+    const decisions = [...(batch as Map<string, AlertMailDecision>).values(), ...(singles as AlertMailDecision[])];
+    expect(decisions).toHaveLength(60);
+    expect(kinds(decisions).filter((k) => k === 'send')).toHaveLength(9);
+    expect(kinds(decisions).filter((k) => k === 'held')).toHaveLength(41);
+    expect(kinds(decisions).filter((k) => k === 'skipped')).toHaveLength(10);
+    // Within the batch, the first mails (in the order given) take the places it got.
+    const storms = storm.map((uid) => (batch as Map<string, AlertMailDecision>).get(alertMailKey({ alert_id: uid, action: 'raised' }))!.kind);
+    expect(storms.join(' ')).toMatch(/^(send )*(held ?)*$/);
+    // Decided once: the same mails again decide nothing.
+    expect((await ds.transaction((tx) => decideAlertMails(tx, mails, limits(9), T))).size).toBe(0);
+    expect(await states([...storm, ...single, ...unverified])).toEqual({ held: 41, sending: 9, skipped: 10 });
   });
 
   it('decides each mail once: a decided one is left alone, one being sent is sent again without a second place', async () => {

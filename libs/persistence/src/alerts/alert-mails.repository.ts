@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DigestedAlertMail } from '@dts/domain';
 import { DataSource, type EntityManager } from 'typeorm';
-import { hourWindow, hourWindowEnd, type MailCounter, takeMailPlace } from '../mail/mail-counts';
+import { hourWindow, hourWindowEnd, type MailCounter, takeMailPlaces } from '../mail/mail-counts';
+import type { AlertChange } from '../integrations/routing-batch';
 import { returningRows } from '../repositories/sql-results';
 
 export type AlertMailAction = 'raised' | 'cleared';
@@ -32,6 +33,121 @@ export const UNVERIFIED_REASON = 'the account’s e-mail address is not verified
 const hhmm = (d: Date) => d.toISOString().slice(11, 16);
 const utcMinute = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
 
+/** One mail of an alert: its raise or its clear. */
+export interface AlertMailRef {
+  alert_id: string;
+  action: AlertMailAction;
+}
+
+export const alertMailKey = (m: AlertMailRef) => `${m.alert_id}:${m.action}`;
+
+/**
+ * Decides, in the caller's transaction, the mails given that are still to decide (their alert's
+ * flag false, no decision recorded), in the order given, per account: skipped when the account's
+ * address is not verified; else as many as the hour's places under both limits allow are to be
+ * sent (`send`, recorded `sending`), the rest held for the hour's digest. Set-based, so that an
+ * alert storm is decided in a few statements where it is raised (the router's and the offline
+ * check's transactions) and only the mails that will go become jobs. Accounts are taken in id
+ * order and each one's counters account-then-recipient, the lock order every decision keeps.
+ * Answers the decision of each mail decided here, by alertMailKey.
+ */
+export async function decideAlertMails(
+  tx: Pick<EntityManager, 'query'>,
+  mails: readonly AlertMailRef[],
+  limits: AlertMailLimits,
+  now: Date,
+): Promise<Map<string, AlertMailDecision>> {
+  const decisions = new Map<string, AlertMailDecision>();
+  if (mails.length === 0) return decisions;
+  const rows = (await tx.query(
+    `SELECT x.alert_id::text AS alert_id, x.action, a.account_id, ac.email, ac.email_key, ac.email_verified_at IS NOT NULL AS verified
+     FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS x(alert_id, action, n)
+     JOIN alerts a ON a.uid = x.alert_id JOIN accounts ac ON ac.id = a.account_id
+     WHERE (CASE WHEN x.action = 'raised' THEN a.mail_raised ELSE a.mail_cleared END) = false
+       AND NOT EXISTS (SELECT 1 FROM alert_mails m WHERE m.alert_id = x.alert_id AND m.action = x.action)
+     ORDER BY a.account_id, x.n`,
+    [mails.map((m) => m.alert_id), mails.map((m) => m.action)],
+  )) as (AlertMailRef & { account_id: number; email: string; email_key: string; verified: boolean })[];
+  const window = hourWindow(now);
+  const records: { mail: AlertMailRef; state: 'sending' | 'held' | 'skipped'; reason: string | null; recipient: string; window: Date | null }[] = [];
+  for (let i = 0; i < rows.length;) {
+    const account = rows[i]!;
+    let j = i;
+    while (j < rows.length && rows[j]!.account_id === account.account_id) j++;
+    const own = rows.slice(i, j);
+    i = j;
+    if (!account.verified) {
+      for (const m of own) records.push({ mail: m, state: 'skipped', reason: UNVERIFIED_REASON, recipient: account.email, window: null });
+      continue;
+    }
+    const counters: MailCounter[] = [
+      { scope: 'alert-account', key: String(account.account_id), limit: limits.perAccountPerHour },
+      { scope: 'alert-recipient', key: account.email_key, limit: limits.perRecipientPerHour },
+    ];
+    const { taken, full } = await takeMailPlaces(tx, counters, window, own.length);
+    const over =
+      full?.scope === 'alert-account'
+        ? `over the account’s limit of ${full.limit} alert mails an hour`
+        : `over the limit of ${full?.limit ?? 0} alert mails an hour to ${account.email}`;
+    const heldReason = `${over}: in the digest mailed after ${hhmm(hourWindowEnd(now))} UTC`;
+    own.forEach((m, k) =>
+      records.push(
+        k < taken
+          ? { mail: m, state: 'sending', reason: null, recipient: account.email, window }
+          : { mail: m, state: 'held', reason: heldReason, recipient: account.email, window },
+      ),
+    );
+  }
+  if (records.length === 0) return decisions;
+  await tx.query(
+    `INSERT INTO alert_mails (alert_id, action, state, reason, recipient, window_start)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])`,
+    [
+      records.map((r) => r.mail.alert_id),
+      records.map((r) => r.mail.action),
+      records.map((r) => r.state),
+      records.map((r) => r.reason),
+      records.map((r) => r.recipient),
+      records.map((r) => r.window),
+    ],
+  );
+  // Held and skipped are decided for good; a mail to send stays "to decide" until it went, so
+  // that the offline check's sweep finds it again if its job is lost.
+  const done = records.filter((r) => r.state !== 'sending');
+  for (const action of ['raised', 'cleared'] as const) {
+    const uids = done.filter((r) => r.mail.action === action).map((r) => r.mail.alert_id);
+    if (uids.length > 0)
+      await tx.query(`UPDATE alerts SET ${action === 'raised' ? 'mail_raised' : 'mail_cleared'} = true WHERE uid = ANY($1::bigint[])`, [uids]);
+  }
+  for (const r of records) {
+    decisions.set(
+      alertMailKey(r.mail),
+      r.state === 'sending'
+        ? { kind: 'send', to: r.recipient }
+        : r.state === 'held'
+          ? { kind: 'held', reason: r.reason! }
+          : { kind: 'skipped', reason: r.reason! },
+    );
+  }
+  return decisions;
+}
+
+/**
+ * The mails of alert changes, decided in the transaction that raised or cleared them (the
+ * router's, the offline check's): `mail` stays true only for those a job is to send, the few an
+ * hour the limits allow; skipped and held ones are recorded there, so that a storm of alerts makes
+ * no storm of jobs.
+ */
+export async function decideMails(tx: Pick<EntityManager, 'query'>, changes: AlertChange[], limits: AlertMailLimits): Promise<void> {
+  const decided = await decideAlertMails(
+    tx,
+    changes.filter((c) => c.mail),
+    limits,
+    new Date(),
+  );
+  for (const c of changes) if (c.mail) c.mail = decided.get(alertMailKey(c))?.kind === 'send';
+}
+
 /**
  * The decisions on alert mails (docs/api.md §19): verified addresses only, at most so many per
  * recipient and per account in each clock hour, the rest held and folded into one digest per
@@ -43,58 +159,26 @@ export class AlertMailsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /**
-   * Decides one mail, once: in one transaction the alert row is locked (two jobs for the same mail
-   * decide one after the other), the account's address and whether it is verified are read, and a
-   * place under both limits is taken or the mail held. A mail decided `send` earlier but not
-   * recorded sent (its job retried after a failed hand-off) is sent again without a second place.
+   * Decides one mail, once, for the alert.mail job (decideAlertMails, with the alert locked so that
+   * two jobs for the same mail decide one after the other). A mail decided `send` earlier but not
+   * recorded sent (its job retried after a failed hand-off, or a mail the router decided) is sent
+   * without a second place.
    */
   decide(alertUid: string, action: AlertMailAction, limits: AlertMailLimits, now: Date): Promise<AlertMailDecision> {
     return this.ds.transaction(async (tx) => {
-      const [alert] = (await tx.query(
-        `SELECT a.account_id, a.mail_raised, a.mail_cleared, ac.email, ac.email_key, ac.email_verified_at IS NOT NULL AS verified
-         FROM alerts a JOIN accounts ac ON ac.id = a.account_id WHERE a.uid = $1 FOR UPDATE OF a`,
-        [alertUid],
-      )) as { account_id: number; mail_raised: boolean | null; mail_cleared: boolean | null; email: string; email_key: string; verified: boolean }[];
-      if (!alert) return { kind: 'none' };
-      // null: the rule wanted no mail; true: decided already.
-      if ((action === 'raised' ? alert.mail_raised : alert.mail_cleared) !== false) return { kind: 'none' };
+      const [alert] = (await tx.query('SELECT mail_raised, mail_cleared FROM alerts WHERE uid = $1 FOR UPDATE', [alertUid])) as {
+        mail_raised: boolean | null;
+        mail_cleared: boolean | null;
+      }[];
+      // Gone; no mail wanted (null); decided already (true).
+      if (!alert || (action === 'raised' ? alert.mail_raised : alert.mail_cleared) !== false) return { kind: 'none' };
       const [earlier] = (await tx.query('SELECT state, recipient FROM alert_mails WHERE alert_id = $1 AND action = $2', [alertUid, action])) as {
         state: string;
         recipient: string;
       }[];
-      if (earlier?.state === 'sending') return { kind: 'send', to: earlier.recipient };
-
-      const record = async (state: 'sending' | 'held' | 'skipped', reason: string | null, window: Date | null) => {
-        await tx.query(
-          `INSERT INTO alert_mails (alert_id, action, state, reason, recipient, window_start) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (alert_id, action) DO UPDATE SET state = excluded.state, reason = excluded.reason, recipient = excluded.recipient,
-             window_start = excluded.window_start, decided_at = now()`,
-          [alertUid, action, state, reason, alert.email, window],
-        );
-        if (state !== 'sending') await this.markDecided(tx, alertUid, action);
-      };
-      if (!alert.verified) {
-        await record('skipped', UNVERIFIED_REASON, null);
-        return { kind: 'skipped', reason: UNVERIFIED_REASON };
-      }
-      const window = hourWindow(now);
-      // Scope order ('alert-account' before 'alert-recipient') is the lock order every worker keeps.
-      const counters: MailCounter[] = [
-        { scope: 'alert-account', key: String(alert.account_id), limit: limits.perAccountPerHour },
-        { scope: 'alert-recipient', key: alert.email_key, limit: limits.perRecipientPerHour },
-      ];
-      const full = await takeMailPlace(tx, counters, window);
-      if (full === null) {
-        await record('sending', null, window);
-        return { kind: 'send', to: alert.email };
-      }
-      const over =
-        full.scope === 'alert-account'
-          ? `over the account’s limit of ${full.limit} alert mails an hour`
-          : `over the limit of ${full.limit} alert mails an hour to ${alert.email}`;
-      const reason = `${over}: in the digest mailed after ${hhmm(hourWindowEnd(now))} UTC`;
-      await record('held', reason, window);
-      return { kind: 'held', reason };
+      if (earlier) return earlier.state === 'sending' ? { kind: 'send', to: earlier.recipient } : { kind: 'none' };
+      const ref = { alert_id: alertUid, action };
+      return (await decideAlertMails(tx, [ref], limits, now)).get(alertMailKey(ref)) ?? { kind: 'none' };
     });
   }
 

@@ -23,28 +23,39 @@ export function hourWindowEnd(at: Date): Date {
 }
 
 /**
- * Takes one place under every counter for the hour `window`, or none: in the caller's transaction,
- * each counter's row is made if missing and locked (an upsert), in the order given, so workers in
- * any number of processes agree and never both take a last place; callers pass counters in one
- * fixed order (scope, then key), which keeps two transactions from waiting on each other.
- * Answers the first counter found full, or null when the place was taken under all of them.
+ * Takes up to `wanted` places under every counter for the hour `window`, as many as the fullest
+ * counter has room for: in the caller's transaction, each counter's row is made if missing and
+ * locked (an upsert), in the order given, so workers in any number of processes agree and never
+ * both take a last place. Callers pass counters in one fixed order (scope, then key), which keeps
+ * two transactions from waiting on each other. Answers how many were taken and, when fewer than
+ * wanted, the counter that had no more room.
  */
-export async function takeMailPlace(tx: EntityManager, counters: readonly MailCounter[], window: Date): Promise<MailCounter | null> {
-  const held: number[] = [];
+export async function takeMailPlaces(
+  tx: Pick<EntityManager, 'query'>,
+  counters: readonly MailCounter[],
+  window: Date,
+  wanted: number,
+): Promise<{ taken: number; full: MailCounter | null }> {
+  let taken = wanted;
+  let full: MailCounter | null = null;
   for (const c of counters) {
     const [row] = (await tx.query(
       `INSERT INTO mail_counts (scope, key, window_start, sent) VALUES ($1, $2, $3, 0)
        ON CONFLICT (scope, key, window_start) DO UPDATE SET sent = mail_counts.sent RETURNING sent`,
       [c.scope, c.key, window],
     )) as { sent: number }[];
-    held.push(row?.sent ?? 0);
+    const room = Math.max(0, c.limit - (row?.sent ?? 0));
+    if (room < taken) {
+      taken = room;
+      full = c;
+    }
   }
-  const full = counters.find((c, i) => (held[i] ?? 0) >= c.limit);
-  if (full) return full;
-  for (const c of counters) {
-    await tx.query('UPDATE mail_counts SET sent = sent + 1 WHERE scope = $1 AND key = $2 AND window_start = $3', [c.scope, c.key, window]);
+  if (taken > 0) {
+    for (const c of counters) {
+      await tx.query('UPDATE mail_counts SET sent = sent + $4 WHERE scope = $1 AND key = $2 AND window_start = $3', [c.scope, c.key, window, taken]);
+    }
   }
-  return null;
+  return { taken, full };
 }
 
 /** Mails counted under one counter in the hour `window`. */

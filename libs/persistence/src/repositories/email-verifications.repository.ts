@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { hourWindow, mailsCounted, takeMailPlace } from '../mail/mail-counts';
+import { hourWindow, mailsCounted, takeMailPlaces } from '../mail/mail-counts';
 import { uniqueViolation } from './pg-errors';
 
 /**
@@ -39,8 +39,8 @@ export class EmailVerificationsRepository {
   async issue(digest: Buffer, accountId: number, email: string, expiresAt: Date, perAddressPerHour: number, now: Date): Promise<boolean> {
     return this.ds.transaction(async (tx) => {
       await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
-      const full = await takeMailPlace(tx, [{ scope: 'verification', key: email.toLowerCase(), limit: perAddressPerHour }], hourWindow(now));
-      if (full) return false;
+      const { taken } = await takeMailPlaces(tx, [{ scope: 'verification', key: email.toLowerCase(), limit: perAddressPerHour }], hourWindow(now), 1);
+      if (taken === 0) return false;
       await tx.query('DELETE FROM email_verifications WHERE account_id = $1 AND used_at IS NULL', [accountId]);
       await tx.query('INSERT INTO email_verifications (digest, account_id, email, expires_at) VALUES ($1, $2, $3, $4)', [digest, accountId, email, expiresAt]);
       return true;
