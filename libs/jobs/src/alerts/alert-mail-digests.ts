@@ -3,8 +3,12 @@ import { alertDigestMail } from '@dts/domain';
 import { AlertMailsRepository, hourWindowEnd } from '@dts/persistence';
 import { MailTransport } from '../mail/mail-transport';
 
-/** How long a worker holds a digest it is sending before another may take it over (it died). */
-const DIGEST_LEASE_MS = 2 * 60_000;
+/**
+ * How long a worker holds a digest it is sending before another may take it over (it died): longer
+ * than a hand-off to SMTP can take (nodemailer gives up on a silent socket after ten minutes), so
+ * that a slow send is not sent twice.
+ */
+const DIGEST_LEASE_MS = 15 * 60_000;
 /** How long after an hour ends its digests wait, so that a decision still committing at the hour's end is in them. */
 const DIGEST_GRACE_MS = 60_000;
 
