@@ -782,6 +782,31 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       },
       expect: { owner: 200, app: FORBIDDEN, shared: 'n/a', other: 'n/a', admin: 'n/a' },
     },
+    // The account's address: a change takes a session or a master token and the password (docs/api.md §3).
+    {
+      route: 'PATCH /user',
+      target: async (role) => {
+        const who = role === 'session' || role === 'master' || role === 'app' ? await freshAccount() : owner;
+        return {
+          path: '/user',
+          owner: who,
+          body: { email: `matrix_${randomBytes(4).toString('hex')}@example.org`, current_password: who.account.password },
+          state: async () => expectSuccess<{ email: string; email_pending: string | null }>(await as(who).get('/user')),
+        };
+      },
+      expect: { owner: 200, app: FORBIDDEN, shared: 'n/a', other: 'n/a', admin: 'n/a' },
+      verify: async (role, target, data) => {
+        expect({ role, pending: (data as { email_pending: string }).email_pending }).toEqual({ role, pending: (target.body as { email: string }).email });
+      },
+    },
+    {
+      route: 'POST /user/email/verify',
+      target: async () => ({ path: '/user/email/verify' }),
+      expect: { owner: 200, shared: 'n/a', other: 'n/a', admin: 'n/a' },
+      verify: async (role, _target, data) => {
+        expect({ role, data }).toEqual({ role, data: { sent: true, to: owner.account.email } });
+      },
+    },
     {
       route: 'DELETE /auth/register',
       target: async (role) => {
@@ -799,6 +824,8 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     'GET /user/token',
     'POST /auth/pwdchange',
     'DELETE /auth/register',
+    'PATCH /user',
+    'POST /user/email/verify',
     'POST /user/codec/try',
     'POST /user/device/import',
     'GET /user/session',

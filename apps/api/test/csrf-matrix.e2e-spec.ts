@@ -23,6 +23,8 @@ const LINES: Record<string, 'json' | 'upload'> = {
   'DELETE /auth/register': 'json',
   'POST /auth/logout': 'json',
   'POST /auth/pwdchange': 'json',
+  'PATCH /user': 'json',
+  'POST /user/email/verify': 'json',
   'POST /user/token': 'json',
   'DELETE /user/token': 'json',
   'DELETE /user/session': 'json',

@@ -249,6 +249,8 @@ describe('schema-driven fuzz of every route', () => {
       'POST /auth/check': { username: owner.account.username, password: 'not-the-password' },
       'POST /auth/restore': { email: 'nobody@example.org' },
       'POST /auth/pwdchange': { current_password: 'not-the-password', new_password: 'another-long-password' },
+      'POST /auth/verify': { token: '0'.repeat(64) },
+      'PATCH /user': { email: 'fz-new@example.org', current_password: 'not-the-password' },
       'POST /user/token': { type: 'API', name: 'fuzz' },
       'DELETE /user/token': { uid: victimToken },
       'POST /user/device/meta/{eui}': { label: 'renamed', folder: 'f', tags: { a: 1 } },

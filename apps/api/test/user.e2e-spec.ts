@@ -38,6 +38,8 @@ describe('/user', () => {
         username: alice.account.username,
         fullname,
         email: alice.account.email,
+        email_verified: false,
+        email_pending: null,
         password: '********',
         consent: 0,
         active: 1,

@@ -22,7 +22,10 @@ export const ROUTES = {
   authEcho: route('GET', '/auth/echo'),
   authRestore: route('POST', '/auth/restore'),
   authPasswordChange: route('POST', '/auth/pwdchange'),
+  authVerifyEmail: route('POST', '/auth/verify'),
   userMe: route('GET', '/user'),
+  userUpdate: route('PATCH', '/user'),
+  userRequestVerification: route('POST', '/user/email/verify'),
   userState: route('GET', '/user/state'),
   // API tokens
   tokensList: route('GET', '/user/token'),

@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   MALFORMED_JSON: 400,
   CONFLICTING_CREDENTIALS: 400,
   INVALID_RESET_TOKEN: 400,
+  /** POST /auth/verify: a verification token unknown, expired, replaced by a newer one, or for an address the account no longer asks for. */
+  INVALID_VERIFICATION_TOKEN: 400,
   AUTH_REQUIRED: 401,
   INVALID_TOKEN: 401,
   TOKEN_EXPIRED: 401,

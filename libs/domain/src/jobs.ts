@@ -19,11 +19,13 @@ export const QUEUES = {
   alertMail: 'alert-mail',
   integrationsMaintenance: 'integrations-maintenance',
   timeseriesMaintenance: 'timeseries-maintenance',
+  authEmailVerification: 'auth-email-verification',
+  alertsMailDigest: 'alerts-mail-digest',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface JobPayloads {
-  /** An e-mail to deliver (password reset). */
+  /** An e-mail to deliver (password reset, e-mail verification, an address change's notice). */
   'mail.send': { to: string; subject: string; text: string };
   /** Removes expired sessions, reset tokens and rate-limit buckets. Repeats on a schedule. */
   'maintenance.purge-expired': Record<string, never>;
@@ -63,6 +65,14 @@ export interface JobPayloads {
    * rollups, images) and rolls up uplinks stored before the rollups existed. Repeats.
    */
   'timeseries.maintain': Record<string, never>;
+  /**
+   * Issues the account's one live e-mail verification token (replacing any other) for the address it
+   * has to verify — the pending one, else its unverified current one — and mails it there, within
+   * the hourly limit of verification mails per address. Nothing when there is nothing to verify.
+   */
+  'auth.email-verification': { accountId: number };
+  /** Mails each recipient one digest of the alert mails held back over the hourly limits, once the hour ended. Repeats. */
+  'alerts.mail-digest': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -83,6 +93,8 @@ export const JOB_QUEUE: { readonly [J in JobName]: QueueName } = {
   'alert.mail': QUEUES.alertMail,
   'integrations.maintenance': QUEUES.integrationsMaintenance,
   'timeseries.maintain': QUEUES.timeseriesMaintenance,
+  'auth.email-verification': QUEUES.authEmailVerification,
+  'alerts.mail-digest': QUEUES.alertsMailDigest,
 };
 
 /** One dispatch job per command: a re-enqueue of a waiting or running one is a no-op. */

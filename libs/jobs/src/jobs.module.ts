@@ -1,6 +1,8 @@
 import { Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { ALL_JOB_NAMES, type JobName } from '@dts/domain';
+import { AlertMailDigestProcessor } from './alerts/alert-mail-digest.processor';
+import { AlertMailDigests } from './alerts/alert-mail-digests';
 import { AlertMailProcessor } from './alerts/alert-mail.processor';
 import { OfflineCheckProcessor } from './alerts/offline-check.processor';
 import { CacheRebuildProcessor } from './cache/cache-rebuild.processor';
@@ -19,6 +21,7 @@ import { MqttTransport } from './integrations/mqtt-transport';
 import { WebhookTransport } from './integrations/webhook-transport';
 import { JobProcessor } from './job-processor';
 import { MailSendProcessor } from './mail/mail-send.processor';
+import { EmailVerificationProcessor } from './mail/email-verification.processor';
 import { MailTransport } from './mail/mail-transport';
 import { PasswordResetProcessor } from './mail/password-reset.processor';
 import { PurgeExpiredProcessor } from './maintenance/purge-expired.processor';
@@ -46,6 +49,8 @@ const PROCESSORS = [
   ImageReapProcessor,
   OfflineCheckProcessor,
   AlertMailProcessor,
+  AlertMailDigestProcessor,
+  EmailVerificationProcessor,
   IntegrationsMaintenanceProcessor,
   TimeseriesMaintenanceProcessor,
 ];
@@ -59,7 +64,7 @@ const EVENT_FLOW = [EventRouter, DeliveryDispatcher, WebhookTransport, MqttTrans
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [MailTransport, TimeseriesMaintenance, ...PROCESSORS, ...EVENT_FLOW],
+  providers: [MailTransport, AlertMailDigests, TimeseriesMaintenance, ...PROCESSORS, ...EVENT_FLOW],
   exports: [TimeseriesMaintenance],
 })
 export class JobsModule implements OnModuleInit, OnApplicationShutdown {

@@ -31,6 +31,8 @@ describe('unhandledJobs', () => {
         'alert.mail',
         'integrations.maintenance',
         'timeseries.maintain',
+        'auth.email-verification',
+        'alerts.mail-digest',
       ]),
     ).toEqual([]);
   });

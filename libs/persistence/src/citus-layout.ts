@@ -38,6 +38,10 @@ export const CITUS_LAYOUT = {
     'alert_rules',
     'alerts',
     'rule_states',
+    'email_verifications',
+    'mail_counts',
+    'alert_mail_digests',
+    'alert_mails',
   ],
 } as const satisfies Record<'distributed' | 'reference' | 'local', readonly string[]>;
 

@@ -25,6 +25,8 @@ export * from './repositories/gateways.repository';
 export * from './repositories/feedback.repository';
 export * from './repositories/maintenance.repository';
 export * from './repositories/password-resets.repository';
+export * from './repositories/email-verifications.repository';
+export * from './mail/mail-counts';
 export * from './repositories/rate-limits.repository';
 export * from './repositories/sessions.repository';
 export * from './repositories/system-stats.repository';

@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { type AppConfig, REDIS_CLIENT, type RedisClient } from '@dts/platform';
 import type { DataSource } from 'typeorm';
-import { AlertsRepository, OfflineWatchRepository, RulesRepository } from './alerts';
+import { AlertMailsRepository, AlertsRepository, OfflineWatchRepository, RulesRepository } from './alerts';
 import { CacheChunkStore, PgCacheChunkStore, RedisCacheChunkStore } from './cache/cache-chunk.store';
 import { DataCacheRepository } from './cache/data-cache.repository';
 import { DeliveriesRepository, EventRoutingRepository, IntegrationsRepository } from './integrations';
@@ -31,6 +31,7 @@ import { IngestTargetsCache } from './uplinks/ingest-targets.cache';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { MaintenanceRepository } from './repositories/maintenance.repository';
 import { PasswordResetsRepository } from './repositories/password-resets.repository';
+import { EmailVerificationsRepository } from './repositories/email-verifications.repository';
 import { RateLimitsRepository } from './repositories/rate-limits.repository';
 import { SeriesRepository } from './repositories/series.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
@@ -41,6 +42,8 @@ import { UplinksRepository } from './uplinks/uplinks.repository';
 
 const REPOSITORIES = [
   AlertsRepository,
+  AlertMailsRepository,
+  EmailVerificationsRepository,
   DeliveriesRepository,
   EventRoutingRepository,
   IntegrationsRepository,

@@ -4,7 +4,7 @@ import { GROUP_ADMIN } from '@dts/domain';
 import { useLiveFeed } from '../api/live';
 import { useSession } from '../api/session';
 import { ErrorBox, Loading } from '../components/ui';
-import { ForgotPasswordPage, RegisterPage, ResetPasswordPage } from '../pages/AccountPages';
+import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, VerifyEmailPage } from '../pages/AccountPages';
 import { OverviewPage } from '../pages/Overview';
 import { safeNext, SignInPage } from '../pages/SignIn';
 import { Layout } from './Layout';
@@ -24,6 +24,8 @@ const CodecEditorPage = lazy(() => import('../pages/codecs/CodecEditorPage').the
 const ImportDevicesPage = lazy(() => import('../pages/ImportDevices').then((m) => ({ default: m.ImportDevicesPage })));
 
 const PUBLIC = ['/sign-in', '/register', '/forgot-password', '/reset-password'];
+/** Pages for anyone, signed in or not: the verification mail's link works in either state. */
+const OPEN = ['/verify-email'];
 
 /** A public page while signed in (just signed in, or opened again): on to where the person was going. */
 function AfterSignIn() {
@@ -52,6 +54,9 @@ function SignedIn() {
           <Route path="/codecs" component={CodecsPage} />
           <Route path="/codecs/:uid">{(params) => <CodecEditorPage uid={params.uid} />}</Route>
           <Route path="/import" component={ImportDevicesPage} />
+          <Route path="/verify-email">
+            <VerifyEmailPage signedIn />
+          </Route>
           {PUBLIC.map((path) => (
             <Route key={path} path={path}>
               <AfterSignIn />
@@ -72,7 +77,7 @@ function SignedIn() {
 function SignedOut({ expired }: { expired: boolean }) {
   const [location] = useLocation();
   const search = useSearch();
-  if (!PUBLIC.includes(location)) {
+  if (!PUBLIC.includes(location) && !OPEN.includes(location)) {
     // Back where you were after signing in (the path and its query).
     const next = encodeURIComponent(`${location}${search ? `?${search}` : ''}`);
     return <Redirect to={`/sign-in?next=${next}${expired ? '&expired=1' : ''}`} replace />;
@@ -83,6 +88,9 @@ function SignedOut({ expired }: { expired: boolean }) {
       <Route path="/register" component={RegisterPage} />
       <Route path="/forgot-password" component={ForgotPasswordPage} />
       <Route path="/reset-password" component={ResetPasswordPage} />
+      <Route path="/verify-email">
+        <VerifyEmailPage signedIn={false} />
+      </Route>
     </Switch>
   );
 }

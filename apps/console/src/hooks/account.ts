@@ -1,4 +1,4 @@
-import type { CreateTokenRequest, PasswordChangeRequest, UserSessionWire } from '@dts/domain';
+import type { AccountUpdateRequest, AccountWire, CreateTokenRequest, PasswordChangeRequest, UserSessionWire } from '@dts/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
@@ -81,5 +81,28 @@ export function useDeleteAccount() {
   return useMutation({
     mutationFn: (password: string) => api.auth.deleteAccount(password),
     onSuccess: () => window.location.assign('/console/sign-in?deleted=1'),
+  });
+}
+
+/** Sends the verification mail again: to the address waiting for its verification, else the unverified one. */
+export function useRequestVerification() {
+  return useMutation({ mutationFn: () => api.user.requestVerification() });
+}
+
+/** Asks for a new address, which stays pending until it is verified; the profile shows it at once. */
+export function useChangeEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AccountUpdateRequest) => api.user.update(body),
+    onSuccess: (me) => client.setQueryData<AccountWire | null>(keys.me, me),
+  });
+}
+
+/** Confirms an address with the token from its mail; a signed-in account is read again (verified, perhaps a new address). */
+export function useVerifyEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) => api.auth.verifyEmail(token),
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.me }),
   });
 }

@@ -5,17 +5,62 @@ import { useSession, useSignOut } from '../api/session';
 import { TextField } from '../components/form';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
-import { useChangePassword, useDeleteAccount, useEndOtherSessions, useEndSession, useSessionInfo, useUserSessions } from '../hooks/account';
+import {
+  useChangeEmail,
+  useChangePassword,
+  useDeleteAccount,
+  useEndOtherSessions,
+  useEndSession,
+  useRequestVerification,
+  useSessionInfo,
+  useUserSessions,
+} from '../hooks/account';
 import { useNow } from '../hooks/now';
 import { plural, relativeTime, retentionText, utcText } from '../lib/format';
 import { describeUserAgent } from '../lib/user-agent';
+
+/**
+ * The address and whether it is verified (docs/api.md §3): until it is, no alert mail goes to it.
+ * An address waiting for its verification is shown beside it, with the way to mail its link again.
+ */
+function EmailFact() {
+  const me = useSession().data;
+  const resend = useRequestVerification();
+  if (!me) return null;
+  const waiting = me.email_pending ?? (me.email_verified ? null : me.email);
+  return (
+    <div className="fact" id="email-fact">
+      <dt>E-mail</dt>
+      <dd>
+        {me.email} {me.email_verified ? <span className="badge badge-ok">Verified</span> : <span className="badge badge-warn">Not verified</span>}
+        {!me.email_verified ? <p className="muted small">No alert mail goes to it until you confirm it with the link we mailed you.</p> : null}
+        {me.email_pending ? (
+          <p className="muted small">
+            Changing to <strong>{me.email_pending}</strong> once you confirm it with the link mailed there.
+          </p>
+        ) : null}
+        {waiting !== null ? (
+          <>
+            {resend.isSuccess && resend.data.to ? (
+              <p className="notice" role="status">
+                A new verification link is on its way to {resend.data.to}; the earlier one no longer works.
+              </p>
+            ) : null}
+            <ErrorBox error={resend.error} />
+            <button type="button" className="small" onClick={() => resend.mutate()} disabled={resend.isPending}>
+              Send the verification mail again
+            </button>
+          </>
+        ) : null}
+      </dd>
+    </div>
+  );
+}
 
 function Profile() {
   const me = useSession().data;
   if (!me) return null;
   const rows: [string, string][] = [
-    ['Username', me.username],
-    ['E-mail', me.email],
     ['Full name', me.fullname ?? '–'],
     ['Account', me.groupid === 1 ? 'Administrator' : 'User'],
     ['Subscription', me.subscription],
@@ -28,6 +73,11 @@ function Profile() {
   return (
     <Card title="Profile" id="profile">
       <dl className="facts">
+        <div className="fact">
+          <dt>Username</dt>
+          <dd>{me.username}</dd>
+        </div>
+        <EmailFact />
         {rows.map(([k, v]) => (
           <div key={k} className="fact">
             <dt>{k}</dt>
@@ -39,6 +89,51 @@ function Profile() {
         An administrator sets how long the account’s raw uplinks are kept; a device’s owner may keep its own shorter (the device’s Settings). Charts keep hourly
         and daily figures for longer.
       </p>
+    </Card>
+  );
+}
+
+/** A new address: it takes over once the link mailed to it is opened; the current address again withdraws the change. */
+function ChangeEmail() {
+  const change = useChangeEmail();
+  const [form, setForm] = useState({ email: '', password: '' });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    change.mutate({ email: form.email, current_password: form.password }, { onSuccess: () => setForm({ email: '', password: '' }) });
+  };
+  return (
+    <Card title="Change the e-mail address" id="change-email">
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="New e-mail address"
+          type="email"
+          autoComplete="email"
+          required
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+          error={fieldError(change.error, 'email')}
+        />
+        <TextField
+          label="Password of the account"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={form.password}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+          error={fieldError(change.error, 'current_password')}
+        />
+        <ErrorBox error={change.error} />
+        {change.isSuccess ? (
+          <p className="notice" role="status">
+            {change.data.email_pending
+              ? `A verification link has gone to ${change.data.email_pending}: the address changes once you open it.`
+              : 'No change is pending: the account keeps its address.'}
+          </p>
+        ) : null}
+        <button type="submit" className="primary" disabled={change.isPending}>
+          Change the address
+        </button>
+      </form>
     </Card>
   );
 }
@@ -212,7 +307,7 @@ function DeleteAccount() {
   );
 }
 
-/** The signed-in account: profile, this session, every session, password, deletion. */
+/** The signed-in account: profile (the address and its verification), this session, every session, address, password, deletion. */
 export function AccountPage() {
   return (
     <>
@@ -221,6 +316,7 @@ export function AccountPage() {
         <Profile />
         <Sessions />
         <SignedIn />
+        <ChangeEmail />
         <ChangePassword />
         <DeleteAccount />
       </div>

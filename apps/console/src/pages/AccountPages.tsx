@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { api, fieldError } from '../api/client';
 import { useRegister, useSignIn } from '../api/session';
 import { TextField } from '../components/form';
-import { ErrorBox } from '../components/ui';
+import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
+import { useVerifyEmail } from '../hooks/account';
 import { useMutation } from '@tanstack/react-query';
 import { AuthFrame } from './SignIn';
 
@@ -164,5 +165,43 @@ export function ResetPasswordPage() {
         error={fieldError(reset.error, 'password')}
       />
     </OneStepForm>
+  );
+}
+
+/**
+ * The page the verification mail links to, signed in or not: it confirms the address at once with
+ * the token from the fragment (which browsers never send to the server). Confirming twice is
+ * harmless (the service answers the same), but it is asked once.
+ */
+export function VerifyEmailPage({ signedIn }: { signedIn: boolean }) {
+  const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+  const verify = useVerifyEmail();
+  const { mutate } = verify;
+  const asked = useRef(false);
+  useEffect(() => {
+    if (!token || asked.current) return;
+    asked.current = true;
+    mutate(token);
+  }, [token, mutate]);
+  const body = (
+    <>
+      {!token ? <p className="error-box">This page needs the link from the verification mail.</p> : null}
+      {verify.isPending ? <Loading what="Confirming the address" /> : null}
+      <ErrorBox error={verify.error} />
+      {verify.isSuccess ? (
+        <p className="notice" role="status">
+          {verify.data.email} is verified: it is the account’s address, and alert mail may go to it.
+        </p>
+      ) : null}
+      <p className="auth-links">{signedIn ? <Link href="/account">To your account</Link> : <Link href="/sign-in">Sign in</Link>}</p>
+    </>
+  );
+  return signedIn ? (
+    <>
+      <PageHeader title="Verify your e-mail address" />
+      <Card>{body}</Card>
+    </>
+  ) : (
+    <AuthFrame title="Verify your e-mail address">{body}</AuthFrame>
   );
 }

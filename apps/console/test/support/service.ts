@@ -34,8 +34,9 @@ export interface Service {
  * included) on a fresh database: a new PostgreSQL database when TEST_DATABASE_URL is set (and
  * Redis with TEST_REDIS_URL), else the embedded one in an empty directory.
  */
-export async function startService(env: Record<string, string> = {}): Promise<Service> {
+export async function startService(env: Record<string, string> | ((url: string) => Record<string, string>) = {}): Promise<Service> {
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'dts-browser-'));
   const admin = process.env.TEST_DATABASE_URL || null;
   let database: string | null = null;
@@ -66,7 +67,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       WORKER_IN_PROCESS: 'true',
       ...SECRETS,
       ...dbEnv,
-      ...env,
+      // A function of the service's own URL: for settings naming it (PUBLIC_BASE_URL, the links mails give).
+      ...(typeof env === 'function' ? env(url) : env),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -74,7 +76,6 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

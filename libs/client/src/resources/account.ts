@@ -1,5 +1,6 @@
 import type {
   AccountOverviewWire,
+  AccountUpdateRequest,
   AccountWire,
   ApiTokenWire,
   AuthStateWire,
@@ -7,6 +8,7 @@ import type {
   CreateTokenRequest,
   CredentialCheckWire,
   EchoWire,
+  EmailVerifiedWire,
   LoginRequest,
   PasswordChangeRequest,
   RegisterRequest,
@@ -18,6 +20,7 @@ import type {
   UserSessionEndedWire,
   UserSessionsEndedWire,
   UserSessionWire,
+  VerificationMailWire,
 } from '@dts/domain';
 import { ROUTES } from '../routes';
 import type { Transport } from '../transport';
@@ -44,10 +47,16 @@ export const authApi = (t: Transport) => ({
   restore: async (body: RestoreRequest) => (await t.request<null>(ROUTES.authRestore, { body, credentials: 'none' })).messages,
   /** Session or master token; the account's other sessions end. Resolves with the messages. */
   changePassword: async (body: PasswordChangeRequest) => (await t.request<null>(ROUTES.authPasswordChange, { body })).messages,
+  /** Confirms an address with the token mailed to it (no credentials needed). */
+  verifyEmail: (token: string) => t.data<EmailVerifiedWire>(ROUTES.authVerifyEmail, { body: { token }, credentials: 'none' }),
 });
 
 export const userApi = (t: Transport) => ({
   me: () => t.data<AccountWire>(ROUTES.userMe),
+  /** A new e-mail address (session or master token): pending until verified, a verification mail sent to it. */
+  update: (body: AccountUpdateRequest) => t.data<AccountWire>(ROUTES.userUpdate, { body }),
+  /** Sends the verification mail again, to the address there is to verify. */
+  requestVerification: () => t.data<VerificationMailWire>(ROUTES.userRequestVerification),
   state: () => t.data<AuthStateWire>(ROUTES.userState),
   /** Devices online and offline, uplinks in 24 h, images, pending commands. */
   overview: () => t.data<AccountOverviewWire>(ROUTES.userOverview),

@@ -11,6 +11,26 @@ export type AlertState = (typeof ALERT_STATES)[number];
 export const ALERT_STATE_FILTERS = ['active', 'cleared', 'acknowledged', 'unacknowledged'] as const;
 export type AlertStateFilter = (typeof ALERT_STATE_FILTERS)[number];
 
+/**
+ * What became of one mail of an alert (docs/api.md §19): `pending` still to be decided or sent;
+ * `sent`; `held` over the hourly limits, waiting for the hour's digest; `digested` sent in a digest;
+ * `skipped` never sent, `reason` saying why (the account's address is not verified).
+ */
+export const ALERT_MAIL_STATES = ['pending', 'sent', 'held', 'digested', 'skipped'] as const;
+export type AlertMailState = (typeof ALERT_MAIL_STATES)[number];
+
+export interface AlertMailOutcomeWire {
+  state: AlertMailState;
+  /** For people: why it was held or skipped, which digest took it; null while pending or once sent. */
+  reason: string | null;
+}
+
+/** The mails of an alert whose rule says `email`: of its raise, and of its clear once cleared. */
+export interface AlertMailWire {
+  raised: AlertMailOutcomeWire;
+  cleared: AlertMailOutcomeWire | null;
+}
+
 export interface AlertWire {
   uid: number;
   /** The rule as it was when the alert was raised; `uid` null once the rule is deleted. */
@@ -29,6 +49,8 @@ export interface AlertWire {
   raised_unix: number;
   cleared_unix: number | null;
   acknowledged_unix: number | null;
+  /** null when the rule did not ask for mail. */
+  mail: AlertMailWire | null;
 }
 
 /** Query of GET /user/alert. */

@@ -4,6 +4,13 @@ export interface AccountWire {
   username: string;
   fullname: string | null;
   email: string;
+  /**
+   * Whether the owner of `email` confirmed it (docs/api.md §3): until then nothing but the
+   * verification and password-reset mails goes to it (no alert mail).
+   */
+  email_verified: boolean;
+  /** An address the account asked to change to (PATCH /user), waiting for its verification; null when none. */
+  email_pending: string | null;
   password: '********';
   consent: 0 | 1;
   active: 0 | 1;
@@ -34,6 +41,24 @@ export const PASSWORD_MAX_LENGTH = 256;
 export interface AuthStateWire {
   authenticated: boolean;
 }
+
+/** POST /auth/verify: the address just verified, now the account's address. */
+export interface EmailVerifiedWire {
+  email: string;
+  email_verified: true;
+}
+
+/**
+ * POST /user/email/verify: `to` the address a verification mail is on its way to (the pending
+ * address, else the unverified current one); `sent` false, `to` null, when there is nothing to verify.
+ */
+export interface VerificationMailWire {
+  sent: boolean;
+  to: string | null;
+}
+
+/** A verification token's lifetime (docs/api.md §3). */
+export const EMAIL_VERIFICATION_TTL_HOURS = 48;
 
 export interface RegisterResultWire {
   id: number;

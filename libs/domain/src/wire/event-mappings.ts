@@ -1,6 +1,6 @@
 import { bytesToAscii, bytesToBase64, bytesToHex } from '../payload';
 import { formatSqlTimestamp, toUnix } from '../time';
-import type { AlertWire } from '../alerts/alert';
+import type { AlertMailOutcomeWire, AlertMailState, AlertWire } from '../alerts/alert';
 import type { RuleKind } from '../alerts/rule';
 import type { CommandStatus, CommandWire } from './command';
 import {
@@ -80,6 +80,12 @@ export function toImageGalleryEntryWire(row: StoredImage & { eui: string }): Ima
   return { devEUI: row.eui, ...toImageListEntryWire(row) };
 }
 
+/**
+ * A decided alert mail as stored: `sending` is counted against the hourly limits and being handed to
+ * the mail transport (shown as `pending`); the other states are the wire's.
+ */
+export type StoredAlertMailState = 'sending' | Exclude<AlertMailState, 'pending'>;
+
 export interface StoredAlert {
   uid: string;
   rule_id: number | null;
@@ -91,6 +97,17 @@ export interface StoredAlert {
   raised_at: Date;
   cleared_at: Date | null;
   acknowledged_at: Date | null;
+  /** The alert's mail flag: null when its rule wanted no mail. */
+  mail_raised: boolean | null;
+  /** The decision on each mail, null while none was taken. */
+  mail_raised_state: StoredAlertMailState | null;
+  mail_raised_reason: string | null;
+  mail_cleared_state: StoredAlertMailState | null;
+  mail_cleared_reason: string | null;
+}
+
+function mailOutcome(state: StoredAlertMailState | null, reason: string | null): AlertMailOutcomeWire {
+  return state === null || state === 'sending' ? { state: 'pending', reason: null } : { state, reason };
 }
 
 export function toAlertWire(row: StoredAlert): AlertWire {
@@ -105,5 +122,12 @@ export function toAlertWire(row: StoredAlert): AlertWire {
     raised_unix: toUnix(row.raised_at),
     cleared_unix: row.cleared_at === null ? null : toUnix(row.cleared_at),
     acknowledged_unix: row.acknowledged_at === null ? null : toUnix(row.acknowledged_at),
+    mail:
+      row.mail_raised === null
+        ? null
+        : {
+            raised: mailOutcome(row.mail_raised_state, row.mail_raised_reason),
+            cleared: row.cleared_at === null ? null : mailOutcome(row.mail_cleared_state, row.mail_cleared_reason),
+          },
   };
 }

@@ -40,6 +40,20 @@ export interface PasswordChangeRequest {
   new_password: string;
 }
 
+/** POST /auth/verify: the token from the verification mail. */
+export interface EmailVerifyRequest {
+  token: string;
+}
+
+/**
+ * PATCH /user (session or master token): a new e-mail address, which takes effect once verified
+ * (`email_pending` until then); the current address again withdraws a pending change.
+ */
+export interface AccountUpdateRequest {
+  email: string;
+  current_password: string;
+}
+
 export interface CreateTokenRequest {
   type: TokenRequestType;
   name?: string | null;

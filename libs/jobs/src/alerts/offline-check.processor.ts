@@ -5,6 +5,7 @@ import { AlertsRepository, type DueWatch, OfflineWatchRepository, type WatchDeci
 import { APP_CONFIG, type AppConfig, JobQueue } from '@dts/platform';
 import type { Queue } from 'bullmq';
 import { EventRouter } from '../integrations/event-router';
+import { alertMailLimits } from './alert-mail-limits';
 import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
 
 /** Due states decided per transaction. */
@@ -53,7 +54,7 @@ export class OfflineCheckProcessor extends JobProcessor<'alerts.offline-check'> 
   protected async handle(): Promise<{ decided: number; mails: number }> {
     let decided = 0;
     for (;;) {
-      const { due, raised } = await this.watches.processDue(DUE_BATCH, decideWatch);
+      const { due, raised } = await this.watches.processDue(DUE_BATCH, decideWatch, alertMailLimits(this.config));
       decided += due;
       if (raised.length > 0) {
         await this.router.announce(raised);

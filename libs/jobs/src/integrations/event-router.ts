@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { alertMailJobId, type PreparedFence, prepareFence } from '@dts/domain';
 import { type AlertChange, EventRoutingRepository, LiveBus } from '@dts/persistence';
-import { JobQueue } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, JobQueue } from '@dts/platform';
+import { alertMailLimits } from '../alerts/alert-mail-limits';
 import { errorText } from './attempt';
 import { decideRouting } from './routing-decisions';
 
@@ -28,6 +29,7 @@ export class EventRouter {
     private readonly routing: EventRoutingRepository,
     private readonly bus: LiveBus,
     private readonly jobs: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   wake(): void {
@@ -51,13 +53,18 @@ export class EventRouter {
     this.again = false;
     try {
       for (;;) {
-        const routed = await this.routing.routeBatch(ROUTE_BATCH, this.fenceRevisions, (batch) => {
-          for (const [uid, fence] of batch.fences) {
-            this.fences.set(uid, prepareFence(fence.geometry));
-            this.fenceRevisions.set(uid, fence.revision);
-          }
-          return decideRouting(batch, this.fences);
-        });
+        const routed = await this.routing.routeBatch(
+          ROUTE_BATCH,
+          this.fenceRevisions,
+          (batch) => {
+            for (const [uid, fence] of batch.fences) {
+              this.fences.set(uid, prepareFence(fence.geometry));
+              this.fenceRevisions.set(uid, fence.revision);
+            }
+            return decideRouting(batch, this.fences);
+          },
+          alertMailLimits(this.config),
+        );
         if (routed.deliveries > 0) this.onDeliveries();
         if (routed.alerts.length > 0) await this.announce(routed.alerts);
         if (routed.events < ROUTE_BATCH || this.stopped) return;
@@ -68,8 +75,9 @@ export class EventRouter {
   }
 
   /**
-   * Raised and cleared alerts, after the commit: to every instance's live feeds, and their mails to
-   * the queue (a mail whose job is lost here is enqueued again by the offline check).
+   * Raised and cleared alerts, after the commit: to every instance's live feeds, and the mails
+   * their transaction decided to send to the queue (a mail whose job is lost here is enqueued again
+   * by the offline check).
    */
   async announce(alerts: AlertChange[]): Promise<void> {
     await this.bus.publish(alerts.map((a) => ({ kind: 'alert', device: a.device_id, alert: a.alert_id })));

@@ -86,7 +86,8 @@ function buildBody(batch: RoutingBatch, event: RoutingEvent, device: RoutingDevi
       const row = batch.alerts.get(event.ref);
       if (!row) return null;
       const wire = toAlertWire(row);
-      const data = event.status === 'active' ? { ...wire, state: 'active' as const, cleared_unix: null } : wire;
+      const data =
+        event.status === 'active' ? { ...wire, state: 'active' as const, cleared_unix: null, mail: wire.mail && { ...wire.mail, cleared: null } } : wire;
       return eventBody<AlertEventWire>('alert', event.id, event.created_at, device.eui, data);
     }
   }

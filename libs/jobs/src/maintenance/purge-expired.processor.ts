@@ -7,7 +7,7 @@ import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
 
 const EVERY_MS = 15 * 60 * 1000;
 
-/** Every 15 minutes: expired sessions, spent reset tokens and ended rate-limit windows go. */
+/** Every 15 minutes: expired sessions, spent reset and verification tokens, ended rate-limit windows and mail counts go. */
 @Processor(QUEUES.maintenance, PROCESSOR_OPTIONS)
 export class PurgeExpiredProcessor extends JobProcessor<'maintenance.purge-expired'> implements OnApplicationBootstrap {
   readonly job = 'maintenance.purge-expired' as const;
@@ -27,7 +27,10 @@ export class PurgeExpiredProcessor extends JobProcessor<'maintenance.purge-expir
 
   protected async handle(): Promise<PurgeCounts> {
     const counts = await this.maintenance.purgeExpired();
-    this.logger.log(`purged ${counts.sessions} sessions, ${counts.passwordResets} reset tokens, ${counts.rateLimits} rate-limit windows`);
+    this.logger.log(
+      `purged ${counts.sessions} sessions, ${counts.passwordResets} reset tokens, ${counts.emailVerifications} verification tokens, ` +
+        `${counts.rateLimits} rate-limit windows, ${counts.mailCounts} hourly mail counts, ${counts.mailDigests} alert digests`,
+    );
     return counts;
   }
 }

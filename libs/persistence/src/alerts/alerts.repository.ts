@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { AlertStateFilter, RuleKind } from '@dts/domain';
+import type { AlertStateFilter, RuleKind, StoredAlertMailState } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { returningRows } from '../repositories/sql-results';
 
@@ -17,11 +17,20 @@ export interface AlertRow {
   raised_at: Date;
   cleared_at: Date | null;
   acknowledged_at: Date | null;
+  mail_raised: boolean | null;
+  mail_raised_state: StoredAlertMailState | null;
+  mail_raised_reason: string | null;
+  mail_cleared_state: StoredAlertMailState | null;
+  mail_cleared_reason: string | null;
 }
 
-/** The query of an AlertRow (add the WHERE). */
+/** The query of an AlertRow (add the WHERE): the alert with the decisions on its mails. */
 export const ALERT_ROW_QUERY = `SELECT a.uid::text AS uid, a.account_id, a.rule_id, a.rule_name, a.rule_kind, a.device_id, d.eui, a.message, a.details,
-  a.raised_at, a.cleared_at, a.acknowledged_at FROM alerts a JOIN devices d ON d.uid = a.device_id`;
+  a.raised_at, a.cleared_at, a.acknowledged_at, a.mail_raised, mr.state AS mail_raised_state, mr.reason AS mail_raised_reason,
+  mc.state AS mail_cleared_state, mc.reason AS mail_cleared_reason
+  FROM alerts a JOIN devices d ON d.uid = a.device_id
+  LEFT JOIN alert_mails mr ON mr.alert_id = a.uid AND mr.action = 'raised'
+  LEFT JOIN alert_mails mc ON mc.alert_id = a.uid AND mc.action = 'cleared'`;
 
 export interface AlertQuery {
   /** Raised within [from, to], unix seconds, inclusive. */
@@ -91,15 +100,5 @@ export class AlertsRepository {
        ORDER BY alerts.uid LIMIT $2`,
       [seconds, limit],
     );
-  }
-
-  async markMailed(uid: string, action: 'raised' | 'cleared'): Promise<void> {
-    await this.ds.query(`UPDATE alerts SET ${action === 'raised' ? 'mail_raised' : 'mail_cleared'} = true WHERE uid = $1`, [uid]);
-  }
-
-  /** The e-mail of the account an alert belongs to. */
-  async accountEmail(accountId: number): Promise<string | null> {
-    const rows: { email: string }[] = await this.ds.query('SELECT email FROM accounts WHERE id = $1', [accountId]);
-    return rows[0]?.email ?? null;
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { RuleKind } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import type { AlertChange } from '../integrations/routing-batch';
+import { type AlertMailLimits, decideMails } from './alert-mails.repository';
 import { raiseAlert } from './alert-writes';
 
 /** An offline rule's state that has come due, with what deciding it needs. */
@@ -33,7 +34,7 @@ export class OfflineWatchRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** Decides up to `limit` due states; resolves with how many, and the alerts raised (for the live feeds). */
-  async processDue(limit: number, decide: (due: DueWatch) => WatchDecision): Promise<{ due: number; raised: AlertChange[] }> {
+  async processDue(limit: number, decide: (due: DueWatch) => WatchDecision, mailLimits: AlertMailLimits): Promise<{ due: number; raised: AlertChange[] }> {
     return this.ds.transaction(async (tx) => {
       const due: DueWatch[] = await tx.query(
         `SELECT s.rule_id, s.device_id, r.account_id, r.name, r.kind, r.email, r.minutes, d.eui, d.label, d.ts_activity_last, now() AS now
@@ -69,6 +70,7 @@ export class OfflineWatchRepository {
       await tx.query(
         `UPDATE rule_states s SET due_at = NULL FROM alert_rules r WHERE r.uid = s.rule_id AND s.due_at <= now() AND (NOT r.enabled OR r.kind <> 'offline')`,
       );
+      await decideMails(tx, raised, mailLimits);
       return { due: due.length, raised };
     });
   }

@@ -37,17 +37,19 @@ export class RulesRepository {
     return rows[0] ?? null;
   }
 
-  async count(accountId: number): Promise<number> {
-    return (await queryOne<{ n: number }>(this.ds, 'SELECT count(*)::int AS n FROM alert_rules WHERE account_id = $1', [accountId])).n;
-  }
-
   async fenceOwned(accountId: number, fence: number): Promise<boolean> {
     return (await this.ds.query('SELECT 1 FROM fences WHERE account_id = $1 AND uid = $2', [accountId, fence])).length > 0;
   }
 
-  /** Stores a rule; an offline rule starts watching the devices it covers (`watch`) in the same transaction. */
-  async create(accountId: number, d: RuleDefinition, watch: (tx: EntityManager, ruleUid: number) => Promise<void>): Promise<RuleRow> {
+  /**
+   * Stores a rule unless the account has `limit` already (null then); an offline rule starts
+   * watching the devices it covers (`watch`) in the same transaction. The account row is locked
+   * for the count, so concurrent creations cannot pass the limit together.
+   */
+  async create(accountId: number, d: RuleDefinition, watch: (tx: EntityManager, ruleUid: number) => Promise<void>, limit: number): Promise<RuleRow | null> {
     return this.ds.transaction(async (tx) => {
+      await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      if ((await queryOne<{ n: number }>(tx, 'SELECT count(*)::int AS n FROM alert_rules WHERE account_id = $1', [accountId])).n >= limit) return null;
       const { uid } = onlyRow(
         await returningRows<{ uid: number }>(
           tx,

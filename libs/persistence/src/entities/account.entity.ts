@@ -18,6 +18,14 @@ export class AccountEntity {
   @Column({ name: 'email_key', type: 'text', unique: true })
   emailKey!: string;
 
+  /** When the owner of `email` confirmed it; null: not yet, and no alert mail goes to it. */
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
+  emailVerifiedAt!: Date | null;
+
+  /** An address the account asked to change to; it replaces `email` once verified. */
+  @Column({ name: 'email_pending', type: 'text', nullable: true })
+  emailPending!: string | null;
+
   @Column({ type: 'text', default: '' })
   fullname!: string;
 

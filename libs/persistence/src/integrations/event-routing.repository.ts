@@ -4,6 +4,7 @@ import type { EventType, GeoJsonPolygon } from '@dts/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AlertRow } from '../alerts/alerts.repository';
 import { ALERT_ROW_QUERY } from '../alerts/alerts.repository';
+import { type AlertMailLimits, decideMails } from '../alerts/alert-mails.repository';
 import { clearAlert, raiseAlert } from '../alerts/alert-writes';
 import { queryOne } from '../repositories/sql-results';
 import { IMAGE_ROW_COLUMNS, type ImageRow } from '../images/images.repository';
@@ -52,6 +53,7 @@ export class EventRoutingRepository {
     limit: number,
     knownFences: ReadonlyMap<number, number>,
     decide: (batch: RoutingBatch) => RoutingOutcome,
+    mailLimits: AlertMailLimits,
   ): Promise<{ events: number; deliveries: number; alerts: AlertChange[] }> {
     const none = { events: 0, deliveries: 0, alerts: [] };
     // Most wake-ups find nothing (an uplink of a device nobody follows): one indexed look, no transaction.
@@ -64,7 +66,7 @@ export class EventRoutingRepository {
       if (events.length === 0) return none;
       const batch = await this.load(tx, events, knownFences);
       const outcome = decide(batch);
-      const alerts = await this.write(tx, events, outcome, batch.states);
+      const alerts = await this.write(tx, events, outcome, batch.states, mailLimits);
       return { events: events.length, deliveries: outcome.deliveries.length, alerts };
     });
   }
@@ -128,7 +130,13 @@ export class EventRoutingRepository {
     };
   }
 
-  private async write(tx: EntityManager, events: RoutingEvent[], outcome: RoutingOutcome, held: Map<string, RuleStateRow>): Promise<AlertChange[]> {
+  private async write(
+    tx: EntityManager,
+    events: RoutingEvent[],
+    outcome: RoutingOutcome,
+    held: Map<string, RuleStateRow>,
+    mailLimits: AlertMailLimits,
+  ): Promise<AlertChange[]> {
     const ids = events.map((e) => e.id);
     await tx.query(`UPDATE events e SET routed_at = now(), body = b.body FROM unnest($1::bigint[], $2::text[]) AS b(id, body) WHERE e.id = b.id`, [
       ids,
@@ -188,6 +196,7 @@ export class EventRoutingRepository {
         s.map(([, x]) => x.due_at),
       ],
     );
+    await decideMails(tx, changes, mailLimits);
     return changes;
   }
 }

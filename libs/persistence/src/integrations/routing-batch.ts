@@ -109,7 +109,10 @@ export interface AlertChange {
   device_id: number;
   alert_id: string;
   action: 'raised' | 'cleared';
-  /** Its rule wants it mailed. */
+  /**
+   * Its rule wants it mailed; once its transaction decided the mail (decideMails), that a job is
+   * to send it (held and skipped mails are recorded, nothing more to do).
+   */
   mail: boolean;
 }
 

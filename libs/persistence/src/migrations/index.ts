@@ -21,6 +21,8 @@ import { EventCapturePlan1795780000000 } from './1795780000000-event-capture-pla
 import { IngestTargetNotices1795790000000 } from './1795790000000-ingest-target-notices';
 import { CommandsWaitingIndex1795800000000 } from './1795800000000-commands-waiting-index';
 import { DeliveryFairness1795810000000 } from './1795810000000-delivery-fairness';
+import { EmailVerification1795820000000 } from './1795820000000-email-verification';
+import { MailLimits1795820000001 } from './1795820000001-mail-limits';
 import { TimePartitions1795830000000 } from './1795830000000-time-partitions';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
@@ -48,5 +50,7 @@ export const MIGRATIONS = [
   IngestTargetNotices1795790000000,
   CommandsWaitingIndex1795800000000,
   DeliveryFairness1795810000000,
+  EmailVerification1795820000000,
+  MailLimits1795820000001,
   TimePartitions1795830000000,
 ];

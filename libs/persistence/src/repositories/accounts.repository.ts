@@ -13,6 +13,8 @@ export interface NewAccount {
   maxDevices: number;
   /** YYYY-MM-DD */
   expiresOn: string;
+  /** Whether the address counts as verified from the start (the configured administrator's). */
+  emailVerified: boolean;
 }
 
 /** An account as an administrator lists it: with the devices it owns. */
@@ -61,12 +63,13 @@ export class AccountsRepository {
    * registration takes does not tell whether an address has an account.
    */
   async create(input: NewAccount): Promise<CreateAccountResult> {
+    const { emailVerified, ...columns } = input;
     const usernameKey = input.username.toLowerCase();
     const emailKey = input.email.toLowerCase();
     const inserted = await this.repo()
       .createQueryBuilder()
       .insert()
-      .values({ ...input, usernameKey, emailKey, consent: 0, active: 1 })
+      .values({ ...columns, usernameKey, emailKey, consent: 0, active: 1, emailVerifiedAt: emailVerified ? new Date() : null })
       .orIgnore()
       .returning('id')
       .execute();
@@ -100,6 +103,20 @@ export class AccountsRepository {
 
   async updatePassword(id: number, passwordHash: string, manager?: EntityManager): Promise<void> {
     await this.repo(manager).update({ id }, { passwordHash });
+  }
+
+  /**
+   * Sets (or, with null, withdraws) the address the account asks to change to. False when another
+   * account has that address already (pending addresses reserve nothing: the first to verify wins).
+   */
+  async setPendingEmail(id: number, email: string | null): Promise<boolean> {
+    const rows = await returningRows<{ id: number }>(
+      this.ds,
+      `UPDATE accounts SET email_pending = $2 WHERE id = $1
+         AND ($2::text IS NULL OR NOT EXISTS (SELECT 1 FROM accounts o WHERE o.email_key = lower($2::text) AND o.id <> $1)) RETURNING id`,
+      [id, email],
+    );
+    return rows.length > 0;
   }
 
   /** Deletes the account; everything it owns goes with it through ON DELETE CASCADE. */

@@ -36,7 +36,18 @@ export interface AppConfig {
   readonly session: { readonly cookieName: string; readonly ttlSeconds: number };
   readonly accounts: { readonly maxDevices: number; readonly expirationDays: number };
   readonly rateLimit: { readonly perAccountPerMinute: number; readonly authPerMinute: number };
-  readonly mail: { readonly smtpUrl: Secret | null; readonly from: string };
+  /**
+   * The mail transport (SMTP, else the log), and the hourly limits (docs/api.md §19, §3): alert mails
+   * per recipient address and per account, the rest folded into one digest per recipient and hour;
+   * verification mails per address.
+   */
+  readonly mail: {
+    readonly smtpUrl: Secret | null;
+    readonly from: string;
+    readonly alertsPerRecipientPerHour: number;
+    readonly alertsPerAccountPerHour: number;
+    readonly verificationsPerAddressPerHour: number;
+  };
   readonly log: { readonly level: string; readonly pretty: boolean };
   readonly worker: { readonly inProcess: boolean; readonly healthPort: number };
   /**

@@ -4,7 +4,7 @@ import { emptyToUndefined, toBool, toInt } from './environment-transforms';
 
 /**
  * The settings of credentials and accounts: the platform's secrets, the first admin, sessions,
- * account quotas, request rates and the mail that resets passwords. The root of the settings'
+ * account quotas, request rates, and mail: its transport and its hourly limits. The root of the settings'
  * class chain (see Environment); the README's configuration table documents each.
  */
 export class AccountsEnvironment {
@@ -94,6 +94,27 @@ export class AccountsEnvironment {
   MAIL_FROM?: string;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  ALERT_MAILS_PER_RECIPIENT_PER_HOUR?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  ALERT_MAILS_PER_ACCOUNT_PER_HOUR?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  VERIFICATION_MAILS_PER_HOUR?: number;
+
+  @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 }
@@ -114,5 +135,8 @@ export const ACCOUNTS_ENVIRONMENT_NAMES = [
   'AUTH_RATE_LIMIT_PER_MINUTE',
   'SMTP_URL',
   'MAIL_FROM',
+  'ALERT_MAILS_PER_RECIPIENT_PER_HOUR',
+  'ALERT_MAILS_PER_ACCOUNT_PER_HOUR',
+  'VERIFICATION_MAILS_PER_HOUR',
   'LOG_LEVEL',
 ] as const satisfies readonly (keyof AccountsEnvironment)[];

@@ -14,6 +14,7 @@ import { LoginDto } from './dto/login.dto';
 import { DeleteAccountDto, PasswordChangeDto } from './dto/password.dto';
 import { RegisterDto } from './dto/register.dto';
 import { RestoreByEmailBody, RestoreByTokenBody, RestoreDto } from './dto/restore.dto';
+import { EmailVerifiedResponse, EmailVerifyDto } from './dto/verify.dto';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -108,6 +109,21 @@ export class AuthController {
     return new ApiResult(null, {
       messages: [dto.token !== undefined ? 'The password has been changed; every session of the account has ended.' : RESTORE_MESSAGE],
     });
+  }
+
+  @Post('verify')
+  @Public()
+  @AuthThrottle()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Confirm an e-mail address with the token mailed to it',
+    description:
+      'The account’s address becomes verified (alert mail may go to it), or the address it asked to change to replaces it, verified. The same token again answers the same while that address is the account’s.',
+  })
+  @ApiEnvelope(EmailVerifiedResponse)
+  @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_VERIFICATION_TOKEN', 'EMAIL_TAKEN', 'RATE_LIMITED')
+  verify(@Body() dto: EmailVerifyDto) {
+    return this.auth.verifyEmail(dto.token);
   }
 
   @Post('pwdchange')

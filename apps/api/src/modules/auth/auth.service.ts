@@ -1,6 +1,22 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type AuthStateWire, type CredentialCheckWire, formatDate, GROUP_ADMIN, GROUP_USER, type RegisterResultWire } from '@dts/domain';
-import { AccountsRepository, DevicesRepository, ImagesRepository, PasswordResetsRepository, SessionsRepository, TokensRepository } from '@dts/persistence';
+import {
+  type AuthStateWire,
+  type CredentialCheckWire,
+  type EmailVerifiedWire,
+  formatDate,
+  GROUP_ADMIN,
+  GROUP_USER,
+  type RegisterResultWire,
+} from '@dts/domain';
+import {
+  AccountsRepository,
+  DevicesRepository,
+  EmailVerificationsRepository,
+  ImagesRepository,
+  PasswordResetsRepository,
+  SessionsRepository,
+  TokensRepository,
+} from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, JobQueue, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { PasswordHasher } from '../../common/auth/password-hasher.service';
@@ -15,6 +31,15 @@ import type { RegisterDto } from './dto/register.dto';
 import type { RestoreDto } from './dto/restore.dto';
 
 export const RESTORE_MESSAGE = 'If an account has this address, a reset token has been sent to it. It is valid for one hour.';
+
+/** How an account comes to be: who may use it, and whether its address counts as verified (docs/api.md §3). */
+export interface NewAccountOptions {
+  groupid?: number;
+  /** The configured administrator's: its operator wrote the address into the configuration. */
+  emailVerified?: boolean;
+  /** False for an address that is a placeholder (the demo account's): it stays unverified and nothing is mailed to it. */
+  verificationMail?: boolean;
+}
 
 @Injectable()
 export class AuthService {
@@ -34,9 +59,13 @@ export class AuthService {
     private readonly tokens: TokensRepository,
     private readonly revocations: CredentialRevocations,
     private readonly failures: LoginFailures,
+    private readonly verifications: EmailVerificationsRepository,
   ) {}
 
-  async register(dto: RegisterDto, groupid = GROUP_USER): Promise<RegisterResultWire> {
+  async register(
+    dto: RegisterDto,
+    { groupid = GROUP_USER, emailVerified = false, verificationMail = true }: NewAccountOptions = {},
+  ): Promise<RegisterResultWire> {
     const expires = new Date(Date.now() + this.config.accounts.expirationDays * 86_400_000);
     const created = await this.accounts.create({
       username: dto.username,
@@ -46,13 +75,50 @@ export class AuthService {
       groupid,
       maxDevices: this.config.accounts.maxDevices,
       expiresOn: formatDate(expires),
+      emailVerified,
     });
     if (!created.ok) {
       throw created.conflict === 'username'
         ? ApiException.of('USERNAME_TAKEN', 'this username is taken', 'username')
         : ApiException.of('EMAIL_TAKEN', 'an account with this e-mail address exists', 'email');
     }
+    if (!emailVerified && verificationMail) {
+      // The account exists whatever happens here; a mail not queued is asked for again with POST /user/email/verify.
+      await this.jobs
+        .enqueue('auth.email-verification', { accountId: created.account.id })
+        .catch((error: unknown) => this.logger.warn(`verification mail of account ${created.account.id} not queued: ${(error as Error).message}`));
+    }
     return { id: created.account.id };
+  }
+
+  /**
+   * Confirms an address by the token mailed to it (docs/api.md §3). When it replaced a verified
+   * address, that address is told (a change its owner did not make is then noticed there).
+   */
+  async verifyEmail(token: string): Promise<EmailVerifiedWire> {
+    const outcome = await this.verifications.confirm(this.crypto.digest(token));
+    switch (outcome.kind) {
+      case 'invalid':
+        throw ApiException.of('INVALID_VERIFICATION_TOKEN', 'the verification token is unknown, expired or replaced by a newer one', 'token');
+      case 'taken':
+        throw ApiException.of('EMAIL_TAKEN', 'another account has taken this e-mail address meanwhile', 'token');
+      case 'ok':
+        break;
+    }
+    if (outcome.replaced?.verified) {
+      const account = await this.accounts.findById(outcome.accountId);
+      await this.jobs
+        .enqueue('mail.send', {
+          to: outcome.replaced.email,
+          subject: 'The e-mail address of your account changed',
+          text:
+            `Hello ${account?.username ?? ''},\n\nthe address of your Device Telemetry Service account is now ${outcome.email}: ` +
+            `its mail, password resets included, goes there from now on.\nIf you did not make this change, reset your password ` +
+            `from the new address or ask the service's operator for help.\n`,
+        })
+        .catch((error: unknown) => this.logger.warn(`notice of an address change not queued: ${(error as Error).message}`));
+    }
+    return { email: outcome.email, email_verified: true };
   }
 
   /** Creates the configured administrator unless an account of that name exists (docs/api.md §10). */
@@ -60,7 +126,10 @@ export class AuthService {
     const admin = this.config.admin;
     if (!admin || (await this.accounts.findByLogin(admin.username))) return;
     try {
-      await this.register({ username: admin.username, email: admin.email, password: admin.password.reveal(), fullname: 'Administrator' }, GROUP_ADMIN);
+      await this.register(
+        { username: admin.username, email: admin.email, password: admin.password.reveal(), fullname: 'Administrator' },
+        { groupid: GROUP_ADMIN, emailVerified: true },
+      );
       this.logger.log(`administrator account "${admin.username}" created`);
     } catch (error) {
       // Another instance starting at the same moment created it first.

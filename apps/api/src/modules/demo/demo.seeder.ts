@@ -86,7 +86,8 @@ export class DemoSeeder implements OnApplicationBootstrap {
     if (existing) return { accountId: existing.id, password: null };
     const password = `demo-${randomBytes(6).toString('hex')}`;
     try {
-      await this.auth.register({ username: DEMO_USERNAME, email: 'demo@example.org', password, fullname: 'Demo Account' });
+      // demo@example.org reaches no one: it stays unverified, and no verification mail is sent to it.
+      await this.auth.register({ username: DEMO_USERNAME, email: 'demo@example.org', password, fullname: 'Demo Account' }, { verificationMail: false });
     } catch (error) {
       // Another instance starting with DEMO=1 at the same moment created it: use that one.
       if (!(error instanceof ApiException) || error.entries[0]?.code !== 'USERNAME_TAKEN') throw error;

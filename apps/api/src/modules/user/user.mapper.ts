@@ -9,6 +9,8 @@ export function toAccountWire(a: AccountEntity, platformRetentionDays: number | 
     // Empty is null on the wire (docs/api.md §2).
     fullname: a.fullname || null,
     email: a.email,
+    email_verified: a.emailVerifiedAt !== null,
+    email_pending: a.emailPending,
     password: '********',
     consent: a.consent === 1 ? 1 : 0,
     active: a.active === 1 ? 1 : 0,

@@ -6,6 +6,9 @@ export class AccountResponse implements AccountWire {
   @ApiProperty({ example: 'alice' }) username!: string;
   @ApiProperty({ type: String, nullable: true, example: 'Alice Example' }) fullname!: string | null;
   @ApiProperty({ example: 'alice@example.org' }) email!: string;
+  @ApiProperty({ description: 'Whether the address is confirmed; until then no alert mail goes to it.' }) email_verified!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'An address asked for by PATCH /user, waiting for its verification.' })
+  email_pending!: string | null;
   @ApiProperty({ enum: ['********'], description: 'Always masked: the hash never leaves the server.' }) password!: '********';
   @ApiProperty({ enum: [0, 1] }) consent!: 0 | 1;
   @ApiProperty({ enum: [0, 1] }) active!: 0 | 1;
