@@ -103,7 +103,7 @@ describe('/auth', () => {
         max_devices: 50,
         login_count: 1,
         // Neither the account nor the platform (no UPLINK_RETENTION_DAYS here) limits it: kept forever.
-        uplink_retention_days: null,
+        uplink_retention_effective_days: null,
       });
       // The default expiration period is 365 days.
       const days = (Date.parse(`${account.expiration as string}T00:00:00Z`) - Date.now()) / 86_400_000;

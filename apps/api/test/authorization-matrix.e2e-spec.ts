@@ -695,7 +695,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         path: `/admin/accounts/${owner.account.id}`,
         // Never shorter than the device's own value above: the owner's edits of it stay allowed.
         body: { uplink_retention_days: 3_650 + (++adminEdits % 7) },
-        state: async () => (await ownerGet<{ uplink_retention_days: number | null }>('/user')).uplink_retention_days,
+        state: async () => (await ownerGet<{ uplink_retention_effective_days: number | null }>('/user')).uplink_retention_effective_days,
       }),
       expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
     },
