@@ -154,9 +154,13 @@ describe('Cayenne LPP: build → decode round trips', () => {
         const r = lpp(Uint8Array.from(bytes), 1);
         expect(r.valid).toBe(true);
         expectWellFormed(r);
-        // The last value of a (channel, type) pair wins; compare against that.
+        // The last value of a (channel, type) pair wins; compare against that. The first GPS reading
+        // is the device's position (`lat`/`lon`/`alt`, and only there); a later one is `gps_<channel>`.
+        const gpsItems = items.filter((it) => layoutOf(it.typeId).name === 'gps');
+        const [firstGps] = gpsItems;
+        if (firstGps) ['lat', 'lon', 'alt'].forEach((p, i) => expect(r.decoded[p] as number).toBeCloseTo(firstGps.raws[i]! * GPS_FACTORS[p]!, 6));
         const last = new Map<string, (typeof items)[number]>();
-        for (const it of items) last.set(`${layoutOf(it.typeId).name}_${it.channel}`, it);
+        for (const it of items) if (it !== firstGps) last.set(`${layoutOf(it.typeId).name}_${it.channel}`, it);
         for (const [key, it] of last) {
           const { name, layout } = layoutOf(it.typeId);
           const got = r.decoded[key];
@@ -196,11 +200,14 @@ describe('Cayenne LPP: build → decode round trips', () => {
       fc.property(fc.array(lppValue, { minLength: 1, maxLength: 10 }), (values) => {
         const r = lpp(encodeCayenneLpp(values), 1);
         expect(r.valid).toBe(true);
+        // The first GPS reading is the device's position (`lat`/`lon`/`alt`); a later one `gps_<channel>`.
+        const firstGps = values.find((v) => v.type === 'gps');
         const last = new Map<string, LppValue>();
-        for (const v of values) last.set(`${v.type}_${v.channel}`, v);
+        for (const v of values) if (v !== firstGps) last.set(`${v.type}_${v.channel}`, v);
+        if (firstGps?.type === 'gps') last.set('position', firstGps);
         for (const [key, v] of last) {
           if (v.type === 'gps') {
-            const g = r.decoded[key] as { lat: number; lon: number; alt: number };
+            const g = (key === 'position' ? r.decoded : r.decoded[key]) as { lat: number; lon: number; alt: number };
             expect(Math.abs(g.lat - v.lat)).toBeLessThanOrEqual(0.00005 + 1e-9);
             expect(Math.abs(g.lon - v.lon)).toBeLessThanOrEqual(0.00005 + 1e-9);
             expect(Math.abs(g.alt - v.alt)).toBeLessThanOrEqual(0.005 + 1e-9);
