@@ -57,7 +57,7 @@ describe('readRepositoryCodec: codecs in The Things Network device repository’
     expect(read.script).toMatch(
       /^\/\/ Assembled from a device-repository codec: decodeUplink from decoder_smart_room_sensor\.js, encodeDownlink from encoder_smart_room_sensor\.js/,
     );
-    expect(sandbox.encode('tek', read.script, { ticks: { per_light: { write: 10 } } })).toEqual({ bytes: Uint8Array.from([165, 0, 10]), fPort: null });
+    expect(sandbox.encode('tek', read.script, { ticks: { per_light: { write: 10 } } })).toEqual({ bytes: Uint8Array.from([165, 0, 10]), fPort: 100 });
     const netvox = codecs.find((c) => c.yamlPath.startsWith('netvox/'))!;
     // One file for every section: used as it is.
     expect((readRepositoryCodec(netvox.yaml, netvox.files) as RepositoryCodec).script).toBe(
