@@ -7,6 +7,8 @@ import { expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
 const ROWS = 150_000;
+/** Rows of the compressed reads: thirty of the reads' batches. */
+const COMPRESSED_ROWS = 60_000;
 
 interface Drained {
   status: number;
@@ -109,15 +111,18 @@ describe('streaming a long history', () => {
     async (route, marker, coding) => {
       global.gc?.();
       const before = process.memoryUsage().heapUsed;
-      const result = await drain(`${svc.url}/user/device/${route}/${eui}`, owner.appToken, marker, coding);
+      // A part of the history (30 batches): compressing all 105 MB of /table in the test's own
+      // process took 26 s alone and past 120 s beside another suite on a 2-core CI machine, and the
+      // whole history's memory is the uncompressed reads' case above.
+      const result = await drain(`${svc.url}/user/device/${route}/${eui}?limit=${COMPRESSED_ROWS}`, owner.appToken, marker, coding);
       expect(result.status).toBe(200);
       expect(result.encoding).toBe(coding);
       expect(result.tail.endsWith('],"success":true}')).toBe(true);
-      expect(result.rows).toBe(ROWS);
+      expect(result.rows).toBe(COMPRESSED_ROWS);
       expect(result.wire).toBeLessThan(result.bytes / 5);
       const growthMb = (result.heapPeak - before) / 1024 / 1024;
       process.stdout.write(
-        `/${route} (${coding}): ${ROWS} rows, ${(result.bytes / 1024 / 1024).toFixed(0)} MB as ${(result.wire / 1024 / 1024).toFixed(1)} MB, heap grew at most ${growthMb.toFixed(0)} MB\n`,
+        `/${route} (${coding}): ${COMPRESSED_ROWS} rows, ${(result.bytes / 1024 / 1024).toFixed(0)} MB as ${(result.wire / 1024 / 1024).toFixed(1)} MB, heap grew at most ${growthMb.toFixed(0)} MB\n`,
       );
       expect(growthMb).toBeLessThan(60);
     },
