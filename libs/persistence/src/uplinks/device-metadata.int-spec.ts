@@ -1,7 +1,8 @@
 import { applyUplinks, type DeviceValues, type MetadataUplink, type Measurements, NO_MEASUREMENTS, uplinkOffer } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
-import type { TimePartitionsRepository } from '../timeseries/time-partitions.repository';
+import { suiteTimeseriesSettings } from '../testing/suite-database';
+import { TimePartitionsRepository } from '../timeseries/time-partitions.repository';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/embedded-postgres';
 import type { LiveBus } from '../live/live-bus';
 import { Statements } from '../sql/statements';
@@ -28,7 +29,7 @@ describe('device metadata: the statement and the rules agree', () => {
       { publish: async () => undefined } as unknown as LiveBus,
       new Statements(ds, false),
       new IngestTargetsCache(db.url),
-      {} as TimePartitionsRepository,
+      new TimePartitionsRepository(ds, suiteTimeseriesSettings()),
     );
     const [account] = await ds.query(
       `INSERT INTO accounts (username, username_key, email, email_key, password_hash, expires_on, max_devices)
@@ -118,5 +119,41 @@ describe('device metadata: the statement and the rules agree', () => {
       expected = applyUplinks(expected, offered);
       expect(await deviceValues()).toEqual(expected);
     }
+  });
+
+  it('stores an uplink dated past every partition: the partition is made and the batch written', async () => {
+    const partitions = new TimePartitionsRepository(ds, suiteTimeseriesSettings());
+    const last = (await partitions.list('uplinks')).at(-1)!;
+    const receivedAt = new Date(last.to.getTime() + 40 * 86_400_000);
+    const uplink: UplinkToStore = {
+      ...({} as UplinkToStore),
+      deviceUid,
+      receivedAt,
+      networkRef: null,
+      messageId: 'beyond',
+      port: 1,
+      fcnt: null,
+      payload: Uint8Array.of(1),
+      sf: null,
+      rssi: null,
+      snr: null,
+      geoloc: null,
+      decoded: {},
+      valid: true,
+      errors: null,
+      warnings: null,
+      measurements: { ...NO_MEASUREMENTS, temperature: 21 },
+      tsDevice: null,
+      tsGps: null,
+      apiRef: null,
+      simulated: false,
+      gateways: [],
+    };
+    expect(await repo.store([uplink])).toBe(1);
+    const [{ part }] = await ds.query(`SELECT tableoid::regclass::text AS part FROM uplinks WHERE device_id = $1 AND message_id = 'beyond'`, [deviceUid]);
+    expect((await partitions.list('uplinks')).find((p) => p.name === part)).toMatchObject({ to: expect.any(Date) });
+    expect(part).not.toBe(last.name);
+    // Stored once: the same again is a redelivery.
+    expect(await repo.store([uplink])).toBe(0);
   });
 });
