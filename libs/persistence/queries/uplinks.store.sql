@@ -63,7 +63,8 @@ WITH locked AS (
            firmware_at = CASE WHEN v.firmware_version IS NOT NULL AND v.firmware_at >= coalesce(d.firmware_at, '-infinity'::timestamptz) THEN v.firmware_at ELSE d.firmware_at END,
            signal_dbm = CASE WHEN v.signal_dbm IS NOT NULL AND v.signal_at >= coalesce(d.signal_at, '-infinity'::timestamptz) THEN v.signal_dbm ELSE d.signal_dbm END,
            signal_percent = CASE WHEN v.signal_dbm IS NOT NULL AND v.signal_at >= coalesce(d.signal_at, '-infinity'::timestamptz) THEN v.signal_percent ELSE d.signal_percent END,
-           signal_at = CASE WHEN v.signal_dbm IS NOT NULL AND v.signal_at >= coalesce(d.signal_at, '-infinity'::timestamptz) THEN v.signal_at ELSE d.signal_at END
+           signal_at = CASE WHEN v.signal_dbm IS NOT NULL AND v.signal_at >= coalesce(d.signal_at, '-infinity'::timestamptz) THEN v.signal_at ELSE d.signal_at END,
+           last_uplink_uid = GREATEST(d.last_uplink_uid, v.newest_uid)
          FROM (
            SELECT device_id,
                   min(received_at) AS activity_first,
@@ -84,7 +85,8 @@ WITH locked AS (
                   max(received_at) FILTER (WHERE firmware_version IS NOT NULL) AS firmware_at,
                   (array_agg(rssi ORDER BY received_at DESC, ord DESC) FILTER (WHERE rssi IS NOT NULL))[1] AS signal_dbm,
                   (array_agg(signal_percent ORDER BY received_at DESC, ord DESC) FILTER (WHERE rssi IS NOT NULL))[1] AS signal_percent,
-                  max(received_at) FILTER (WHERE rssi IS NOT NULL) AS signal_at
+                  max(received_at) FILTER (WHERE rssi IS NOT NULL) AS signal_at,
+                  max(uid) AS newest_uid
            FROM fresh GROUP BY device_id
          ) v
          WHERE d.uid = v.device_id

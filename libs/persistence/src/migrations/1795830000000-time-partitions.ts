@@ -186,6 +186,15 @@ export class TimePartitions1795830000000 implements MigrationInterface {
       INSERT INTO rollup_backfill (device_id, until)
       SELECT DISTINCT device_id, date_trunc('day', now(), 'UTC') + interval '1 day' FROM uplinks_history`);
 
+    // Each device's newest uplink uid, kept by ingestion: max(uid) of one device over every
+    // partition became a backward scan of each partition's uid index that a device absent from an
+    // old partition reads whole.
+    await q.query(`ALTER TABLE devices ADD COLUMN last_uplink_uid bigint`);
+    await q.query(`
+      UPDATE devices d SET last_uplink_uid = m.uid
+      FROM (SELECT device_id, max(uid) AS uid FROM uplinks_history GROUP BY device_id) m
+      WHERE d.uid = m.device_id`);
+
     // --- retention ---
     await q.query(`ALTER TABLE accounts ADD COLUMN uplink_retention_days integer CHECK (uplink_retention_days > 0)`);
     await q.query(`ALTER TABLE devices ADD COLUMN uplink_retention_days integer CHECK (uplink_retention_days > 0)`);

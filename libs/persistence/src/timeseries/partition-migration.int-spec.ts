@@ -73,6 +73,12 @@ describe(`migrating ${ROWS.toLocaleString('en')} uplinks to time partitions`, ()
     const newest = await ds.query('SELECT uid FROM uplinks WHERE device_id = $1 ORDER BY received_at DESC, uid DESC LIMIT 100', [device]);
     expect(newest).toHaveLength(100);
     expect(await ds.query(`SELECT count(*)::int AS n FROM uplinks WHERE device_id = $1 AND message_id = 'm100'`, [device])).toEqual([{ n: 1 }]);
+    // Each device's newest uid is on its row (the live feed's bound), as ingestion keeps it from now on.
+    expect(
+      await ds.query(
+        `SELECT count(*)::int AS n FROM devices d WHERE d.last_uplink_uid IS DISTINCT FROM (SELECT max(uid) FROM uplinks u WHERE u.device_id = d.uid)`,
+      ),
+    ).toEqual([{ n: 0 }]);
     // Every device with uplinks waits for its rollups; one device's are built and agree with its uplinks.
     expect((await ds.query('SELECT count(*)::int AS n FROM rollup_backfill'))[0].n).toBe(DEVICES);
     const backfill = new RollupBackfillRepository(ds);

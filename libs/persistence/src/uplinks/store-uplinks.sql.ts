@@ -63,7 +63,8 @@ const OFFERS = `
                   max(received_at) FILTER (WHERE firmware_version IS NOT NULL) AS firmware_at,
                   ${latestOffered('rssi', 'rssi IS NOT NULL')} AS signal_dbm,
                   ${latestOffered('signal_percent', 'rssi IS NOT NULL')} AS signal_percent,
-                  max(received_at) FILTER (WHERE rssi IS NOT NULL) AS signal_at
+                  max(received_at) FILTER (WHERE rssi IS NOT NULL) AS signal_at,
+                  max(uid) AS newest_uid
            FROM fresh GROUP BY device_id`;
 
 /** The device metadata rules of applyUplinks, column by column. */
@@ -88,6 +89,8 @@ const DEVICE_UPDATES = [
   timedValue('signal_dbm', 'signal_at', 'signal_at'),
   timedValue('signal_percent', 'signal_at', 'signal_at', 'signal_dbm'),
   timedMoment('signal_at', 'signal_at', 'signal_dbm'),
+  // The live feed's bound (UplinkReadsRepository.newestUid): uids of one device grow with each commit.
+  'last_uplink_uid = GREATEST(d.last_uplink_uid, v.newest_uid)',
 ];
 
 export const STORE_UPLINKS_SQL = `WITH locked AS (

@@ -290,14 +290,18 @@ export class UplinkReadsRepository {
     }
   }
 
-  /** The newest uplink uid of each device ('0' for one with none), in one statement. */
+  /**
+   * The newest uplink uid of each device ('0' for one with none), in one statement: kept on the
+   * device row by ingestion (`last_uplink_uid`), in the transaction that stores the uplinks.
+   */
   async newestUids(deviceUids: readonly number[]): Promise<Map<number, string>> {
     if (deviceUids.length === 0) return new Map();
     const rows: { device: number; uid: string | null }[] = await this.ds.query(
-      'SELECT d AS device, (SELECT max(u.uid) FROM uplinks u WHERE u.device_id = d)::text AS uid FROM unnest($1::int[]) AS d',
+      'SELECT d.uid AS device, d.last_uplink_uid::text AS uid FROM devices d WHERE d.uid = ANY($1::int[])',
       [deviceUids],
     );
-    return new Map(rows.map((r) => [Number(r.device), r.uid ?? '0']));
+    const found = new Map(rows.map((r) => [Number(r.device), r.uid ?? '0']));
+    return new Map(deviceUids.map((d) => [d, found.get(d) ?? '0']));
   }
 
   /** The newest uplink uid of any device ('0' when there is none). */
@@ -306,10 +310,9 @@ export class UplinkReadsRepository {
     return rows[0]?.uid ?? '0';
   }
 
-  /** The uid of the device's newest stored uplink ('0' when it has none). */
+  /** The uid of the device's newest stored uplink ('0' when it has none), as newestUids keeps it. */
   async newestUid(deviceUid: number): Promise<string> {
-    const rows: { uid: string | null }[] = await this.ds.query('SELECT max(uid)::text AS uid FROM uplinks WHERE device_id = $1', [deviceUid]);
-    return rows[0]?.uid ?? '0';
+    return (await this.newestUids([deviceUid])).get(deviceUid) ?? '0';
   }
 
   /** The device's newest uplink, for decoding it again without storing. */
