@@ -1,6 +1,8 @@
 import { type AccountWire, type AdminAccountWire, type DeviceMetaWire, RAW_HISTORY_FROM_HEADER, RETENTION_DAYS_HEADER, type SeriesWire } from '@dts/domain';
 import { TimeseriesMaintenance } from '@dts/jobs';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { accountWithCredentials, login, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
@@ -336,7 +338,9 @@ describe('retention of raw uplinks with a platform default (UPLINK_RETENTION_DAY
   const as = (who: Caller) => tokenClient(svc, who.masterToken);
 
   beforeAll(async () => {
-    svc = await startTestService({ env: { UPLINK_RETENTION_DAYS: '90', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password } });
+    svc = await startTestService({
+      env: { UPLINK_RETENTION_DAYS: '90', IMAGE_RETENTION_DAYS: '30', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
+    });
     adminCookie = await login(svc, { id: 0, email: '', ...ADMIN });
     dora = await accountWithCredentials(svc, 'dora');
   }, 60_000);
@@ -370,5 +374,35 @@ describe('retention of raw uplinks with a platform default (UPLINK_RETENTION_DAY
     expect(await account()).toBe(90);
     expect(await device()).toMatchObject({ uplink_retention_days: 120, uplink_retention_effective_days: 90 });
     expect(await headers()).toEqual({ days: '90', from: String(cutoff(90)) });
+  });
+
+  it('retires images photographed before IMAGE_RETENTION_DAYS, their bytes with them, and keeps the newer', async () => {
+    const eui = newEui();
+    expectSuccess(await as(dora).post(`/user/device/${eui}`, {}), 201);
+    const photo = readFileSync(join(__dirname, '../../../test-data/camera-traps/photos/ocelot.jpg'));
+    const other = readFileSync(join(__dirname, '../../../test-data/camera-traps/photos/african_elephants.jpg'));
+    const upload = async (file: Buffer, daysAgo: number) =>
+      expectSuccess<{ hash: string; meta: { url: string } }>(
+        await svc
+          .http()
+          .post(`/user/device/image/${eui}`)
+          .set('Authorization', `Bearer ${dora.masterToken}`)
+          .field('ts_photo_unix', String(Math.floor(Date.now() / 1000) - daysAgo * DAY))
+          .attach('file', file, 'trap.jpg'),
+        201,
+      );
+    const old = await upload(photo, 45);
+    const recent = await upload(other, 3);
+    // The signed file link of the old photo serves its bytes until the upkeep.
+    const file = new URL(old.meta.url);
+    expect((await svc.http().get(`${file.pathname}${file.search}`)).status).toBe(200);
+
+    const report = await svc.app.get(TimeseriesMaintenance).run();
+    expect(report.imagesRetired).toBe(1);
+    expectError(await as(dora).get(`/user/device/image/${eui}/${old.hash}`), 404, 'NOT_FOUND');
+    expectSuccess(await as(dora).get(`/user/device/image/${eui}/${recent.hash}`));
+    expect((await svc.http().get(`${file.pathname}${file.search}`)).status).toBe(404);
+    const listed = expectSuccess<{ hash: string }[]>(await as(dora).get(`/user/device/image/${eui}`));
+    expect(listed.map((i) => i.hash)).toEqual([recent.hash]);
   });
 });
