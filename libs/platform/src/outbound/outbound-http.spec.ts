@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent as HttpAgent, createServer, type Server } from 'node:http';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { ForbiddenAddressError, guardedLookup, outboundRequest, type Resolver } from './outbound-http';
 
 /** A resolver stub that gives the answers in turn (the last one again when they run out), and counts the questions. */
@@ -116,5 +116,56 @@ describe('outboundRequest', () => {
   ])('refuses %s', async (url, problem) => {
     await expect(post(url, true)).rejects.toThrow(problem);
     expect(hits).toEqual([]);
+  });
+});
+
+describe('outboundRequest over a kept-alive connection', () => {
+  // A raw server so the reset is exact: the first request on a connection is answered with
+  // keep-alive, the next one on the same connection is met with a TCP reset (what a receiver
+  // does that closed the idle connection as the request went out), or every request is reset.
+  let server: NetServer;
+  let port: number;
+  let resetAll = false;
+  let connections = 0;
+  let answered = 0;
+
+  beforeAll(async () => {
+    server = createNetServer((socket) => {
+      connections++;
+      let requests = 0;
+      socket.on('data', (chunk) => {
+        if (!chunk.toString('latin1').includes('\r\n\r\n')) return;
+        requests++;
+        if (resetAll || requests > 1) return socket.resetAndDestroy();
+        answered++;
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  const post = (agent: HttpAgent) =>
+    outboundRequest(`http://127.0.0.1:${port}/hook`, { method: 'POST', headers: {}, body: '{}', timeoutMs: 5_000, allowPrivate: true, agent });
+
+  it('sends once more on a new connection when the reused one is reset before any answer', async () => {
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    connections = answered = 0;
+    resetAll = false;
+    expect(await post(agent)).toEqual({ status: 200, text: 'ok' });
+    expect(await post(agent)).toEqual({ status: 200, text: 'ok' });
+    expect({ connections, answered }).toEqual({ connections: 2, answered: 2 });
+    agent.destroy();
+  });
+
+  it('reports a reset on a new connection (the receiver’s answer), sent once', async () => {
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    connections = answered = 0;
+    resetAll = true;
+    await expect(post(agent)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(connections).toBe(1);
+    agent.destroy();
   });
 });

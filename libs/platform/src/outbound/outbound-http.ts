@@ -93,28 +93,42 @@ export function outboundRequest(rawUrl: string, req: OutboundRequest): Promise<O
               })
             : error,
       );
-    const outgoing = send(
-      url,
-      {
-        method: req.method,
-        headers: req.body === undefined ? req.headers : { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) },
-        lookup: guardedLookup(req.allowPrivate, req.resolver),
-        signal,
-        agent: req.agent ?? false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= 1024 * 1024) chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        // Aborted mid-body (the timeout, the caller) the answer ends in an error too: said the same way.
-        res.on('error', failed);
-      },
-    );
-    outgoing.on('error', failed);
-    outgoing.end(req.body);
+    // A kept-alive connection the receiver closed while idle fails the next request on it with
+    // ECONNRESET before anything was read: Node's documented case for `reusedSocket`. That
+    // request is sent once more on a new connection (a delivery is at-least-once and carries
+    // its webhook-id); a reset on a new connection is the receiver's answer and is reported.
+    let resent = false;
+    const start = () => {
+      const outgoing = send(
+        url,
+        {
+          method: req.method,
+          headers: req.body === undefined ? req.headers : { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) },
+          lookup: guardedLookup(req.allowPrivate, req.resolver),
+          signal,
+          agent: req.agent ?? false,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size <= 1024 * 1024) chunks.push(chunk);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          // Aborted mid-body (the timeout, the caller) the answer ends in an error too: said the same way.
+          res.on('error', failed);
+        },
+      );
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (!resent && outgoing.reusedSocket && !signal.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          resent = true;
+          return start();
+        }
+        failed(error);
+      });
+      outgoing.end(req.body);
+    };
+    start();
   });
 }
