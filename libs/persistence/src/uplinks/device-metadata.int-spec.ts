@@ -19,6 +19,28 @@ describe('device metadata: the statement and the rules agree', () => {
   let ds: DataSource;
   let repo: IngestRepository;
   let deviceUid: number;
+  /** An uplink of the test's device with nothing but what a test gives it. */
+  const toStore = (given: Pick<UplinkToStore, 'receivedAt' | 'messageId' | 'measurements'> & Partial<UplinkToStore>): UplinkToStore => ({
+    deviceUid,
+    networkRef: null,
+    port: 1,
+    fcnt: null,
+    payload: Uint8Array.of(1),
+    sf: null,
+    rssi: null,
+    snr: null,
+    geoloc: null,
+    decoded: {},
+    valid: true,
+    errors: null,
+    warnings: null,
+    tsDevice: null,
+    tsGps: null,
+    apiRef: null,
+    simulated: false,
+    gateways: [],
+    ...given,
+  });
 
   beforeAll(async () => {
     db = await startEmbeddedPostgres({ dataDir: null, maxConnections: 4 });
@@ -89,30 +111,7 @@ describe('device metadata: the statement and the rules agree', () => {
         };
         // Few distinct seconds, so that ties and late uplinks are common.
         const receivedAt = new Date(Date.UTC(2026, 4, 1, 12, 0, Math.floor(rng.next() * 12)));
-        return {
-          ...({} as UplinkToStore),
-          deviceUid,
-          receivedAt,
-          networkRef: null,
-          messageId: `m${message++}`,
-          port: 1,
-          fcnt: null,
-          payload: Uint8Array.of(1),
-          sf: null,
-          rssi: maybe(Math.round(rng.between(-120, -30))),
-          snr: null,
-          geoloc: null,
-          decoded: {},
-          valid: rng.next() < 0.8,
-          errors: null,
-          warnings: null,
-          measurements,
-          tsDevice: null,
-          tsGps: null,
-          apiRef: null,
-          simulated: false,
-          gateways: [],
-        };
+        return toStore({ receivedAt, messageId: `m${message++}`, rssi: maybe(Math.round(rng.between(-120, -30))), valid: rng.next() < 0.8, measurements });
       });
       await repo.store(uplinks);
       const offered: MetadataUplink[] = uplinks.map((u) => ({ receivedAt: u.receivedAt, rssi: u.rssi, measurements: u.measurements, ...uplinkOffer(u) }));
@@ -125,30 +124,7 @@ describe('device metadata: the statement and the rules agree', () => {
     const partitions = new TimePartitionsRepository(ds, suiteTimeseriesSettings());
     const last = (await partitions.list('uplinks')).at(-1)!;
     const receivedAt = new Date(last.to.getTime() + 40 * 86_400_000);
-    const uplink: UplinkToStore = {
-      ...({} as UplinkToStore),
-      deviceUid,
-      receivedAt,
-      networkRef: null,
-      messageId: 'beyond',
-      port: 1,
-      fcnt: null,
-      payload: Uint8Array.of(1),
-      sf: null,
-      rssi: null,
-      snr: null,
-      geoloc: null,
-      decoded: {},
-      valid: true,
-      errors: null,
-      warnings: null,
-      measurements: { ...NO_MEASUREMENTS, temperature: 21 },
-      tsDevice: null,
-      tsGps: null,
-      apiRef: null,
-      simulated: false,
-      gateways: [],
-    };
+    const uplink = toStore({ receivedAt, messageId: 'beyond', measurements: { ...NO_MEASUREMENTS, temperature: 21 } });
     expect(await repo.store([uplink])).toBe(1);
     const [{ part }] = await ds.query(`SELECT tableoid::regclass::text AS part FROM uplinks WHERE device_id = $1 AND message_id = 'beyond'`, [deviceUid]);
     expect((await partitions.list('uplinks')).find((p) => p.name === part)).toMatchObject({ to: expect.any(Date) });
