@@ -1,4 +1,4 @@
-const { project } = require('./jest.preset');
+const { project, componentProject } = require('./jest.preset');
 
 /** Unit specs (`*.spec.ts`) live next to the code, integration specs (`*.int-spec.ts`) beside them, end-to-end specs in apps/api/test. */
 const unitAndIntegration = ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.int-spec.ts'];
@@ -24,7 +24,7 @@ const SERIAL = [
  * embedded database of their own. `npm test` runs them in its first pass only (tools/test.mjs sets
  * DTS_TEST_PASS=postgres for the second), so CI does not pay for them twice.
  */
-const DATABASE_INDEPENDENT_PROJECTS = ['domain', 'client', 'tools', 'console'];
+const DATABASE_INDEPENDENT_PROJECTS = ['domain', 'client', 'tools', 'console', 'console-components'];
 const DATABASE_INDEPENDENT_FILES = ['/test/process\\.e2e-spec\\.ts$'];
 const postgresPass = process.env.DTS_TEST_PASS === 'postgres';
 const onlyOnce = (patterns) => (postgresPass ? patterns : []);
@@ -51,6 +51,8 @@ module.exports = {
     ),
     // The console's own logic (pure functions; its pages are exercised in a real browser by the browser project).
     project('console', 'apps/console', ['<rootDir>/src/**/*.spec.ts']),
+    // Its stateful pages rendered in jsdom: state bugs caught without the service.
+    componentProject('console-components', 'apps/console', ['<rootDir>/src/**/*.spec.tsx']),
     // The console in Chromium against the built service: tools/test.mjs runs it once per `npm test`.
     project('browser', 'apps/console', ['<rootDir>/test/**/*.browser-spec.ts']),
     project('tools', 'tools', ['<rootDir>/**/*.spec.ts']),

@@ -15,7 +15,7 @@ const swc = {
 };
 
 /** @param {string} name @param {string} dir @param {string[]} testMatch @param {string[]} [testPathIgnorePatterns] */
-module.exports.project = (name, dir, testMatch, testPathIgnorePatterns = []) => ({
+const project = (name, dir, testMatch, testPathIgnorePatterns = []) => ({
   displayName: name,
   rootDir: join(root, dir),
   testEnvironment: 'node',
@@ -32,4 +32,24 @@ module.exports.project = (name, dir, testMatch, testPathIgnorePatterns = []) => 
     '^@dts/demo$': join(root, 'libs/demo/src/index.ts'),
   },
   setupFiles: [join(root, 'tools/jest/setup.js')],
+});
+module.exports.project = project;
+
+/**
+ * The console's stateful pages rendered in jsdom (`*.spec.tsx` beside them, @testing-library/react):
+ * a page-state bug is caught without building or starting the service. React's automatic JSX
+ * runtime, as Vite compiles it for the browser.
+ * @param {string} name @param {string} dir @param {string[]} testMatch
+ */
+module.exports.componentProject = (name, dir, testMatch) => ({
+  ...project(name, dir, testMatch),
+  testEnvironment: 'jsdom',
+  transform: {
+    '^.+\\.(t|j|mj)sx?$': [
+      '@swc/jest',
+      { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } } },
+    ],
+  },
+  moduleNameMapper: { ...project(name, dir, testMatch).moduleNameMapper, '\\.css$': join(root, 'tools/jest/style-stub.js') },
+  setupFiles: [],
 });

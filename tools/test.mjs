@@ -34,10 +34,15 @@ const phasesOf = (last) =>
         ['--selectProjects', SERIAL_PROJECT, ...(last ? [BROWSER_PROJECT] : []), '--runInBand', ...extraArgs],
       ];
 
+// tools/coverage.mjs: each jest run writes its coverage to a directory of its own, merged there.
+let coverageRuns = 0;
+const coverageDirectory = () =>
+  process.env.DTS_COVERAGE_DIR ? [`--coverageDirectory=${join(process.env.DTS_COVERAGE_DIR, `run-${coverageRuns++}`)}`] : [];
+
 /** One jest run; its passed and failed counts from the JSON report (a run with no report failed). */
 function jest(mode, args) {
   const report = join(mkdtempSync(join(tmpdir(), 'dts-jest-')), 'report.json');
-  const run = spawnSync('npx', ['jest', '--json', `--outputFile=${report}`, ...args], {
+  const run = spawnSync('npx', ['jest', '--json', `--outputFile=${report}`, ...coverageDirectory(), ...args], {
     stdio: 'inherit',
     env: {
       ...process.env,
