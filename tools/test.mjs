@@ -36,8 +36,7 @@ const phasesOf = (last) =>
 
 // tools/coverage.mjs: each jest run writes its coverage to a directory of its own, merged there.
 let coverageRuns = 0;
-const coverageDirectory = () =>
-  process.env.DTS_COVERAGE_DIR ? [`--coverageDirectory=${join(process.env.DTS_COVERAGE_DIR, `run-${coverageRuns++}`)}`] : [];
+const coverageDirectory = () => (process.env.DTS_COVERAGE_DIR ? [`--coverageDirectory=${join(process.env.DTS_COVERAGE_DIR, `run-${coverageRuns++}`)}`] : []);
 
 /** One jest run; its passed and failed counts from the JSON report (a run with no report failed). */
 function jest(mode, args) {
