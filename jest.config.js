@@ -20,35 +20,44 @@ const SERIAL = [
 ];
 
 /**
- * Suites the database makes no difference to: pure code, or processes that always run on an
- * embedded database of their own. `npm test` runs them in its first pass only (tools/test.mjs sets
- * DTS_TEST_PASS=postgres for the second), so CI does not pay for them twice.
+ * `npm test` runs twice in CI: first on the embedded database (PGlite; queues on BullMQ's PostgreSQL
+ * backend, sessions, rate limits and the live bus in the database: what `npm start` runs with no
+ * settings), then on PostgreSQL + Redis (production: all of those on Redis). The
+ * second pass runs only what differs between the two (tools/test.mjs sets DTS_TEST_PASS=postgres):
+ * - every integration spec (`*.int-spec.ts`) of the libraries and the api: repositories, queues,
+ *   caches, the live bus, locks, Redis — except service specs (`*.service.int-spec.ts`), which test
+ *   business rules and run once;
+ * - all of libs/persistence, every spec of it (the storage layer is what differs);
+ * - the end-to-end files in tools/jest/second-pass.js, each for the reason given there.
+ * Everything else (unit specs, service specs, the other end-to-end files, the console) runs once,
+ * in the first pass. tools/test-passes.spec.ts checks that every persistence spec and every file
+ * named here runs in the second pass. See docs/architecture.md, "The test suite".
  */
-const DATABASE_INDEPENDENT_PROJECTS = ['domain', 'client', 'tools', 'console', 'console-components'];
-const DATABASE_INDEPENDENT_FILES = ['/test/process\\.e2e-spec\\.ts$'];
-const postgresPass = process.env.DTS_TEST_PASS === 'postgres';
-const onlyOnce = (patterns) => (postgresPass ? patterns : []);
+const { SECOND_PASS_E2E } = require('./tools/jest/second-pass');
+const secondPass = process.env.DTS_TEST_PASS === 'postgres';
+const e2e = (names) => names.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
+const SERVICE_SPECS = '\\.service\\.int-spec\\.ts$';
+/** What a project runs: all of `all` in the first pass, its integration specs (and `twice`) in the second. */
+const inPass = (all, twice = []) => (secondPass ? ['<rootDir>/src/**/*.int-spec.ts', ...twice] : all);
+const onceOnly = secondPass ? [SERVICE_SPECS] : [];
+
+/** Projects with no integration spec: pure code, run in the first pass only. */
+const FIRST_PASS_ONLY_PROJECTS = ['domain', 'client', 'demo', 'tools', 'console', 'console-components'];
 
 module.exports = {
   projects: [
     project('domain', 'libs/domain', unitAndIntegration),
     project('client', 'libs/client', unitAndIntegration),
-    project('platform', 'libs/platform', unitAndIntegration),
+    project('platform', 'libs/platform', inPass(unitAndIntegration)),
     project('persistence', 'libs/persistence', unitAndIntegration),
-    project('jobs', 'libs/jobs', unitAndIntegration),
+    project('jobs', 'libs/jobs', inPass(unitAndIntegration), onceOnly),
     project('demo', 'libs/demo', unitAndIntegration),
-    project('worker', 'apps/worker', unitAndIntegration),
-    project(
-      'api',
-      'apps/api',
-      [...unitAndIntegration, '<rootDir>/test/**/*.e2e-spec.ts'],
-      [...SERIAL.map((name) => `/test/${name}\\.e2e-spec\\.ts$`), ...onlyOnce(DATABASE_INDEPENDENT_FILES)],
-    ),
-    project(
-      'api-serial',
-      'apps/api',
-      SERIAL.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`),
-    ),
+    project('worker', 'apps/worker', inPass(unitAndIntegration)),
+    project('api', 'apps/api', inPass([...unitAndIntegration, '<rootDir>/test/**/*.e2e-spec.ts'], e2e(Object.keys(SECOND_PASS_E2E))), [
+      ...SERIAL.map((name) => `/test/${name}\\.e2e-spec\\.ts$`),
+      ...onceOnly,
+    ]),
+    project('api-serial', 'apps/api', e2e(secondPass ? SERIAL.filter((name) => name in SECOND_PASS_E2E) : SERIAL)),
     // The console's own logic (pure functions; its pages are exercised in a real browser by the browser project).
     project('console', 'apps/console', ['<rootDir>/src/**/*.spec.ts']),
     // Its stateful pages rendered in jsdom: state bugs caught without the service.
@@ -56,7 +65,7 @@ module.exports = {
     // The console in Chromium against the built service: tools/test.mjs runs it once per `npm test`.
     project('browser', 'apps/console', ['<rootDir>/test/**/*.browser-spec.ts']),
     project('tools', 'tools', ['<rootDir>/**/*.spec.ts']),
-  ].filter((p) => !(postgresPass && DATABASE_INDEPENDENT_PROJECTS.includes(p.displayName))),
+  ].filter((p) => !(secondPass && FIRST_PASS_ONLY_PROJECTS.includes(p.displayName))),
   // Each end-to-end file starts its own database: two at a time fit a 2-core machine.
   maxWorkers: 2,
   globalSetup: '<rootDir>/tools/jest/global-setup.js',

@@ -1,5 +1,7 @@
-// `npm test`: every suite on the embedded database, then again on a real PostgreSQL and Redis when
-// TEST_DATABASE_URL (and TEST_REDIS_URL) are set, as `.ci/run` does. Exits non-zero if either fails.
+// `npm test`: every suite on the embedded database, then — when TEST_DATABASE_URL (and
+// TEST_REDIS_URL) are set, as `.ci/run` does — what differs on a real PostgreSQL and Redis: the
+// storage layer, integration specs and the end-to-end files named in tools/jest/second-pass.js (the
+// rule is in jest.config.js, checked by tools/test-passes.spec.ts). Exits non-zero if either fails.
 // In each pass the `api-serial` project (suites that measure latency or stop the servers they run
 // on, see jest.config.js) runs after the rest, one file at a time, and so does the `browser`
 // project (the console in Chromium against the built service) — in the last pass only: the
@@ -14,8 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const extraArgs = process.argv.slice(2);
-// DTS_TEST_PASS tells jest.config.js which pass it is: the second leaves out the suites the
-// database makes no difference to (they ran in the first).
+// DTS_TEST_PASS tells jest.config.js which pass it is: the second runs only what differs.
 const modes = [{ name: 'embedded database', env: { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', DTS_TEST_PASS: 'embedded' } }];
 if (process.env.TEST_DATABASE_URL) {
   modes.push({ name: `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}`, env: { DTS_TEST_PASS: 'postgres' } });

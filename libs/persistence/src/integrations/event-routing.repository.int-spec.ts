@@ -1,23 +1,31 @@
-import { PGlite } from '@electric-sql/pglite';
+import { Client } from 'pg';
+import { type SuiteDatabase, suiteDatabase } from '../testing/suite-database';
 import { UNROUTED_EVENTS_SQL } from './event-routing.repository';
 
 /**
- * The router's pick of events, on an in-memory PGlite with just the columns it reads: the order a
- * device's uplinks are judged in, and which events a limited batch takes, are the ids' numeric order.
+ * The router's pick of events, on the pass's database (embedded, then PostgreSQL) with just the
+ * columns it reads: the order a device's uplinks are judged in, and which events a limited batch
+ * takes, are the ids' numeric order.
  */
 describe('UNROUTED_EVENTS_SQL', () => {
-  let db: PGlite;
+  let suite: SuiteDatabase;
+  let db: Client;
 
   beforeAll(async () => {
-    db = new PGlite();
-    await db.exec(`
+    suite = await suiteDatabase('routing', { empty: true, maxConnections: 1 });
+    db = new Client({ connectionString: suite.url });
+    await db.connect();
+    await db.query(`
       CREATE TABLE events (id bigserial PRIMARY KEY, kind text NOT NULL, device_id integer NOT NULL, ref bigint NOT NULL, status text,
                            created_at timestamptz NOT NULL DEFAULT now(), routed_at timestamptz);
       SELECT setval('events_id_seq', 996);
       INSERT INTO events (kind, device_id, ref) SELECT 'uplink', 1, n FROM generate_series(7, 10) AS n;
       UPDATE events SET routed_at = now() WHERE id = 997;`);
   });
-  afterAll(() => db?.close());
+  afterAll(async () => {
+    await db?.end();
+    await suite?.stop();
+  });
 
   const pick = async (limit: number) => (await db.query<{ id: string; ref: string }>(UNROUTED_EVENTS_SQL, [limit])).rows;
 
