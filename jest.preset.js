@@ -43,13 +43,18 @@ module.exports.project = project;
  */
 module.exports.componentProject = (name, dir, testMatch) => ({
   ...project(name, dir, testMatch),
-  testEnvironment: 'jsdom',
+  // jsdom, plus what browsers have and jsdom lacks (the Fetch API's Response/Headers/Request,
+  // TextEncoder, streams): Node's own, see the file.
+  testEnvironment: join(root, 'tools/jest/console-environment.js'),
   transform: {
     '^.+\\.(t|j|mj)sx?$': [
       '@swc/jest',
       { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } } },
     ],
   },
+  // wouter (the console's router) ships ES modules only, and jsdom's export conditions ("browser")
+  // pick eventsource-parser's ES module: both compiled like @nestjs.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|wouter|eventsource-parser)/)'],
   moduleNameMapper: { ...project(name, dir, testMatch).moduleNameMapper, '\\.css$': join(root, 'tools/jest/style-stub.js') },
   setupFiles: [],
 });
