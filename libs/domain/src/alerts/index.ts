@@ -1,4 +1,5 @@
 export * from './alert';
+export * from './alert-mapping';
 export * from './point-in-polygon';
 export * from './rule';
 export * from './transitions';

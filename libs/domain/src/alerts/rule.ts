@@ -1,4 +1,4 @@
-import type { DeviceFilterWire } from '../integrations/device-filter';
+import type { DeviceFilterWire } from '../devices/device-filter';
 
 /**
  * Alert rules (docs/api.md §19). One shape for every kind, the members of other kinds null:

@@ -1,4 +1,4 @@
-import type { Measurements } from '../families/decoder';
+import type { Measurements } from '../wire/measurements';
 import { signalPercent } from '../wire/device';
 
 /**

@@ -1,5 +1,7 @@
 export * from './csv';
+export * from './device-filter';
 export * from './device-import';
+export * from './new-device';
 export {
   DEVICE_IMPORT_COLUMNS,
   DEVICE_IMPORT_MAX_ROWS,

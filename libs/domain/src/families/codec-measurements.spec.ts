@@ -4,7 +4,8 @@ import { runInNewContext } from 'node:vm';
 import { parse } from 'yaml';
 import { CODEC_MEMBER_TABLE, measurementsFrom } from './codec-measurements';
 import { fromCodecOutput } from './codec-output';
-import { type Measurements, NO_MEASUREMENTS, payloadProblems } from './decoder';
+import type { Measurements } from '../wire/measurements';
+import { NO_MEASUREMENTS, payloadProblems } from './decoder';
 
 /*
  * The measurement table against the real codecs of test-data/lorawan-devices: each codec runs as

@@ -1,4 +1,5 @@
-import { type Measurements, NO_MEASUREMENTS } from './decoder';
+import type { Measurements } from '../wire/measurements';
+import { NO_MEASUREMENTS } from './decoder';
 
 /*
  * How the members of a vendor codec's output become the service's measurements: one table, the

@@ -1,15 +1,5 @@
 import { textOf } from '../text';
-/** Measurements a decoder can derive; they become the uplink record's and data rows' members. */
-export interface Measurements {
-  temperature: number | null;
-  humidity: number | null;
-  battery_voltage: number | null;
-  battery_percent: number | null;
-  lat: number | null;
-  lon: number | null;
-  alt: number | null;
-  firmware_version: string | null;
-}
+import type { Measurements } from '../wire/measurements';
 
 export interface DecodeResult {
   /** `payload_decoded` of the uplink record. */

@@ -1,4 +1,3 @@
-export * from './device-filter';
 export * from './event-body';
 export * from './integration';
 export * from './retry-schedule';

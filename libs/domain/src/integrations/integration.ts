@@ -1,4 +1,4 @@
-import type { DeviceFilterWire } from './device-filter';
+import type { DeviceFilterWire } from '../devices/device-filter';
 
 /**
  * Outbound integrations (docs/api.md §18): an account's own HTTP endpoint (Standard Webhooks) or

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { deviceMatches, normalizeDeviceFilter } from './device-filter';
+import { deviceMatches, normalizeDeviceFilter } from '../devices/device-filter';
 import { eventBody } from './event-body';
 import { retryDelayMs, retryWindowOver, RETRY_CAP_MS } from './retry-schedule';
 import { renderTopic, topicTemplateProblem } from './topic-template';

@@ -1,5 +1,4 @@
 import type { AnyJson } from './json';
-import { SIMULATED } from '../networks/simulated';
 /** Device metadata (docs/api.md §15): every member present, null where empty. */
 export interface DeviceMetaWire {
   uid: number;
@@ -81,9 +80,6 @@ export const DEVICE_FOLDER_MAX_LENGTH = 200;
 export const AUTOCOMPLETE_LIMIT = 25;
 /** Shown as `type` for a device whose network has none. */
 export const DEFAULT_NETWORK_TYPE = 'LoRaWAN';
-/** New devices use the built-in simulated network and no decoding until told otherwise. */
-export const DEFAULT_NETWORK_REF = SIMULATED.uid;
-export const DEFAULT_DECODER_REF = 1;
 
 /** Signal quality in percent from RSSI: −120 dBm and below is 0, −30 dBm and above 100. */
 export function signalPercent(rssiDbm: number): number {

@@ -20,3 +20,4 @@ export * from './console';
 export * from './event-mappings';
 export * from './deleted';
 export * from './json';
+export * from './measurements';

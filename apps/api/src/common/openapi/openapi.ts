@@ -2,7 +2,7 @@ import { API_VERSION, readBuildInfo } from '@dts/platform';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { RouteAuthLevel } from '@dts/domain';
-import { type CatalogRoute, RouteCatalog } from '../../modules/system/route-catalog.service';
+import { type CatalogRoute, RouteCatalog } from '../http/route-catalog.service';
 import { API_TAGS } from './api-tags';
 import { ANY_VALUE_MARK, errorResponse } from './api-envelope.decorator';
 

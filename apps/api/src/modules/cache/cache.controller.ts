@@ -2,9 +2,8 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import { AdminOnly } from '../../common/auth/auth.decorators';
-import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
-import { EUI_PARAM } from '../devices/devices.controller';
 import { CacheService } from './cache.service';
 import {
   CacheDeviceEntryResponse,

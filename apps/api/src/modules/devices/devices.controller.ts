@@ -3,15 +3,13 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount } from '../../common/auth/auth.decorators';
-import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { DevicesService } from './devices.service';
 import { AutocompleteQueryDto } from './dto/autocomplete-query.dto';
 import { DeviceMetaResponse, DeviceRelationResponse, DeviceRemovedResponse } from './dto/device.responses';
 import { RegisterDeviceDto } from './dto/register-device.dto';
-
-export const EUI_PARAM = { name: 'eui', description: '16 hex characters; any case, `-` or `:` separators accepted', example: '70B3D57ED0001234' };
 
 @ApiTags('devices')
 @Controller('user/device')

@@ -9,10 +9,9 @@ import { CurrentAccount, IngestAuth, Public } from '../../common/auth/auth.decor
 import { CurrentIngestCaller, type IngestCaller } from '../../common/auth/ingest-caller';
 import { RawResponse } from '../../common/http/envelope.interceptor';
 import { AcceptsMultipart } from '../../common/http/origin.guard';
-import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { sendFile } from '../../common/http/send-stream';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
-import { EUI_PARAM } from '../devices/devices.controller';
 import { GalleryQueryDto } from './dto/gallery-query.dto';
 import { ImageDeletedResponse, ImageDetailResponse, ImageGalleryEntryResponse, ImageLabelResponse, ImageListEntryResponse } from './dto/image.responses';
 import { ImageLabelsQueryDto } from './dto/labels-query.dto';

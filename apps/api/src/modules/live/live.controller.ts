@@ -5,10 +5,9 @@ import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount } from '../../common/auth/auth.decorators';
 import { RawResponse } from '../../common/http/envelope.interceptor';
-import { EuiParamPipe } from '../../common/http/eui-param.pipe';
+import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { eventStream } from '../../common/http/send-stream';
 import { ApiErrors } from '../../common/openapi/api-envelope.decorator';
-import { EUI_PARAM } from '../devices/devices.controller';
 import { LiveFeedService } from './live-feed.service';
 
 const STREAM_DESCRIPTION = [

@@ -3,9 +3,9 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type RouteWire, toUnix, type VersionWire } from '@dts/domain';
 import { Public } from '../../common/auth/auth.decorators';
+import { RouteCatalog } from '../../common/http/route-catalog.service';
 import { ApiEnvelope } from '../../common/openapi/api-envelope.decorator';
 import { RouteResponse, VersionResponse } from './dto/system.responses';
-import { RouteCatalog } from './route-catalog.service';
 
 @ApiTags('system')
 @Controller()

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { RouteCatalog } from './route-catalog.service';
+import { RouteCatalog } from '../../common/http/route-catalog.service';
 import { SystemController } from './system.controller';
 
 @Module({ imports: [DiscoveryModule], controllers: [SystemController], providers: [RouteCatalog], exports: [RouteCatalog] })

@@ -1,5 +1,6 @@
 import { ByteReader, scaled } from '../bytes';
-import { type Decoder, invalid, type Measurements, NO_MEASUREMENTS } from '../decoder';
+import type { Measurements } from '../../wire/measurements';
+import { type Decoder, invalid, NO_MEASUREMENTS } from '../decoder';
 
 /**
  * Cayenne Low Power Payload: a sequence of (channel, type, value) triples, big-endian. The types

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { RouteAuthLevel, RouteWire } from '@dts/domain';
 import { APP_CONFIG, type AppConfig } from '@dts/platform';
-import { routeAuthLevel } from '../../common/auth/auth.guard';
+import { routeAuthLevel } from '../auth/auth.guard';
 
 const joinPath = (...parts: (string | undefined)[]) =>
   `/${parts
@@ -18,7 +18,9 @@ export interface CatalogRoute extends RouteWire {
 
 /**
  * Every route with its auth level, read from the router's own metadata, so that GET /routes, the
- * OpenAPI security and the auth-level test cannot drift from the code. The level shown is what the
+ * OpenAPI security and the auth-level test cannot drift from the code. In common/, not in the
+ * system module that serves GET /routes and provides it, because the OpenAPI document
+ * (common/openapi) reads it too and common/ imports no module. The level shown is what the
  * route needs as configured: a `metrics` route without METRICS_TOKEN answers anyone, so it is
  * `none` (saying `metrics` there told a reader it was guarded when it was not).
  */

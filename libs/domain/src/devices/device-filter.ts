@@ -2,6 +2,7 @@
  * Which of an account's devices an integration or an alert rule is about: all of them (null), or
  * those that pass every criterion given — one of the EUIs, in the folder, carrying one of the tags.
  * A device's `tags` is free JSON: a tag is one of its array's strings or one of its object's keys.
+ * Here, not in integrations/ or alerts/, because both use it and neither imports the other.
  */
 export interface DeviceFilterWire {
   euis: string[] | null;
