@@ -93,8 +93,38 @@ export async function finishConsole(root) {
   return totals;
 }
 
+/**
+ * One console build at a time on this checkout (a directory made atomically is the lock): two jest
+ * runs, each building in its global setup, were seen to write dist/console under each other. The
+ * second waits, then finds the console current. A lock left by a killed build is taken after 10 min.
+ */
+async function withBuildLock(root, build) {
+  const lock = join(root, 'dist/.console-build-lock');
+  await mkdir(join(root, 'dist'), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const age = Date.now() - (await stat(lock).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+      if (age > 10 * 60_000) await rm(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    return await build();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
 export async function buildConsole(root, { force = false } = {}) {
   if (!force && !consoleStale(root)) return { built: false };
+  return withBuildLock(root, () => (!force && !consoleStale(root) ? { built: false } : viteBuild(root)));
+}
+
+async function viteBuild(root) {
   const started = performance.now();
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const run = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'apps/console/vite.config.mts'), '--logLevel', 'warn'], {

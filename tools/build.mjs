@@ -6,7 +6,7 @@ import { transformFile } from '@swc/core';
 import { execSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildConsole } from './build-console.mjs';
@@ -29,19 +29,31 @@ async function* walk(dir) {
   }
 }
 
+// Compiled into a staging folder of this process, then swapped in part by part with renames: a
+// build running beside others (two jest runs each building in their global setup) or beside a
+// service started from dist/ never leaves anyone a half-written or missing dist/apps.
 // dist/console is the console's own output, kept when it is still current.
-for (const part of ['apps', 'libs', 'packages', 'build-info.json']) await rm(join(out, part), { recursive: true, force: true });
+const staging = join(out, `.staging-${process.pid}`);
+await rm(staging, { recursive: true, force: true });
 let count = 0;
 for (const top of ['apps', 'libs']) {
   for await (const file of walk(join(root, top))) {
     const target = join(out, relative(root, file)).replace(/\.ts$/, '.js');
+    const staged = join(staging, relative(out, target));
     const { code, map } = await transformFile(file, { ...swcrc, filename: file, swcrc: false, sourceFileName: relative(dirname(target), file) });
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, `${code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
-    if (map) await writeFile(`${target}.map`, map);
+    await mkdir(dirname(staged), { recursive: true });
+    await writeFile(staged, `${code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+    if (map) await writeFile(`${staged}.map`, map);
     count++;
   }
 }
+for (const part of ['apps', 'libs']) {
+  const old = join(out, `.old-${process.pid}-${part}`);
+  if (existsSync(join(out, part))) await rename(join(out, part), old);
+  await rename(join(staging, part), join(out, part));
+  await rm(old, { recursive: true, force: true });
+}
+await rm(join(out, 'packages'), { recursive: true, force: true });
 
 let commit = process.env.GIT_COMMIT ?? null;
 if (!commit) {
@@ -54,7 +66,9 @@ if (!commit) {
   }
 }
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-await writeFile(join(out, 'build-info.json'), JSON.stringify({ version: pkg.version, commit }, null, 2));
+await writeFile(join(staging, 'build-info.json'), JSON.stringify({ version: pkg.version, commit }, null, 2));
+await rename(join(staging, 'build-info.json'), join(out, 'build-info.json'));
+await rm(staging, { recursive: true, force: true });
 const kB = (bytes) => `${Math.round(bytes / 1024)} KiB`;
 const consoleBuild = await buildConsole(root, { force: process.argv.includes('--force-console') });
 
