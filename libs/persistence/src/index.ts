@@ -7,6 +7,7 @@ export * from './live';
 export * from './embedded/embedded-postgres';
 // For the test suites of this library and the ones built on it.
 export * from './testing/suite-database';
+export * from './testing/template-database';
 export * from './entities';
 export * from './migrations';
 export * from './persistence.module';
