@@ -1,3 +1,5 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
 /** One Server-Sent Events message (WHATWG HTML §9.2): `event` defaults to `message`. */
 export interface SseMessage {
   event: string;
@@ -8,38 +10,29 @@ export interface SseMessage {
 
 /**
  * Parses an event stream as it arrives. Leaving the loop early (break, return, throw) cancels the
- * body, which closes the connection.
+ * body, which closes the connection. The line grammar (LF, CRLF and CR-only line ends, a CRLF
+ * split across chunks, comments, `retry`, a leading BOM) is eventsource-parser's; this adds the
+ * stream's last event id, which the standard keeps across events and the parser does not.
  */
 export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
-  let event = 'message';
-  let data: string[] = [];
-  let id: string | null = null;
+  let lastId: string | null = null;
+  let ready: SseMessage[] = [];
+  const parser = createParser({
+    // Called as an event is dispatched, before onEvent, also for a block with no data.
+    onId: (id) => (lastId = id),
+    onEvent: (e: EventSourceMessage) => ready.push({ event: e.event ?? 'message', data: e.data, id: lastId }),
+  });
   try {
     for (;;) {
       const { value, done } = await reader.read();
+      // An event not closed by a blank line when the stream ends is dropped, as the standard says.
       if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, newline).replace(/\r$/, '');
-        buffer = buffer.slice(newline + 1);
-        if (line === '') {
-          if (data.length) yield { event, data: data.join('\n'), id };
-          event = 'message';
-          data = [];
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'event') event = value;
-        else if (field === 'data') data.push(value);
-        else if (field === 'id' && !value.includes('\0')) id = value;
-      }
+      parser.feed(decoder.decode(value, { stream: true }));
+      const batch = ready;
+      ready = [];
+      yield* batch;
     }
   } finally {
     await reader.cancel().catch(() => undefined);
