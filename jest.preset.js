@@ -22,7 +22,8 @@ const project = (name, dir, testMatch, testPathIgnorePatterns = []) => ({
   testMatch,
   testPathIgnorePatterns: ['/node_modules/', ...testPathIgnorePatterns],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swc] },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+  // ES-module-only packages, compiled to CommonJS like our own code: NestJS 12, eventsource-parser.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|eventsource-parser)/)'],
   moduleNameMapper: {
     '^@dts/domain$': join(root, 'libs/domain/src/index.ts'),
     '^@dts/persistence$': join(root, 'libs/persistence/src/index.ts'),
@@ -52,8 +53,7 @@ module.exports.componentProject = (name, dir, testMatch) => ({
       { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } } },
     ],
   },
-  // wouter (the console's router) ships ES modules only, and jsdom's export conditions ("browser")
-  // pick eventsource-parser's ES module: both compiled like @nestjs.
+  // wouter (the console's router) ships ES modules only too.
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|wouter|eventsource-parser)/)'],
   moduleNameMapper: { ...project(name, dir, testMatch).moduleNameMapper, '\\.css$': join(root, 'tools/jest/style-stub.js') },
   setupFiles: [],
