@@ -1,3 +1,4 @@
+import { INGEST_NETWORKS } from '@dts/domain';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type AppConfig, AppLogger, HTTP_LOGGERS, type HttpLoggers, MetricsService } from '@dts/platform';
 import type { Express, RequestHandler } from 'express';
@@ -57,8 +58,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(...beforeRouter);
   installHotLane(app, beforeRouter);
   mountConsole(app, config);
-  // ChirpStack's HTTP integration posts Protobuf when its marshaler is protobuf.
-  app.use('/ingest/chirpstack', ...binaryBodyMiddlewares());
+  // A network that posts binary bodies (ChirpStack's Protobuf marshaler) says so in the registry.
+  for (const network of INGEST_NETWORKS) if (network.ingest.binary) app.use(`/ingest/${network.ingest.path}`, ...binaryBodyMiddlewares());
   for (const route of LARGE_BODY_ROUTES) app.use(route.path, ...largeBodyMiddlewares(route));
   // Uploads are multipart; only the routes with an upload interceptor read such bodies.
   app.use(...jsonBodyMiddlewares(['multipart/form-data']));

@@ -3,6 +3,8 @@
  * path template). The client's methods call through this table only, so the exported list cannot
  * leave out a route a method uses; apps/api/test/client.e2e-spec.ts compares it with the server's.
  */
+import { INGEST_NETWORKS, ingestRouteOf } from '@dts/domain';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ClientRoute<P extends string = string> {
@@ -83,10 +85,6 @@ export const ROUTES = {
   gatewaysList: route('GET', '/user/gateways'),
   gatewaysByNetwork: route('GET', '/user/gateways/{network_ref}'),
   // Ingestion
-  ingestTtn: route('POST', '/ingest/ttn'),
-  ingestChirpstack: route('POST', '/ingest/chirpstack'),
-  ingestRest: route('POST', '/ingest/rest'),
-  ingestHttp: route('POST', '/ingest/http/{uid}'),
   ingestImage: route('POST', '/ingest/image'),
   // Uplinks and data
   uplinksTable: route('GET', '/user/device/table/{eui}'),
@@ -160,8 +158,21 @@ export const ROUTES = {
   adminAccountUpdate: route('PATCH', '/admin/accounts/{id}'),
 } as const;
 
+/**
+ * Each network's ingest route by the network's kind, read from the registry (libs/domain
+ * networks/registry.ts) as the api's routes are: a network added there is reachable here.
+ */
+export const INGEST_ROUTES: Readonly<Record<string, ClientRoute>> = Object.freeze(
+  Object.fromEntries(
+    INGEST_NETWORKS.map((n) => {
+      const { method, path } = ingestRouteOf(n.ingest);
+      return [n.kind, route(method, path)];
+    }),
+  ),
+);
+
 /** Machine-readable list of the routes the client covers: `{method, path}` with `{param}` templates. */
-export const CLIENT_ROUTES: readonly ClientRoute[] = Object.freeze(Object.values(ROUTES));
+export const CLIENT_ROUTES: readonly ClientRoute[] = Object.freeze([...Object.values(ROUTES), ...Object.values(INGEST_ROUTES)]);
 
 /** The `{name}` parameters of a path template, as an object type. */
 export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}` ? { [N in K]: string | number } & PathParams<Rest> : unknown;

@@ -7,6 +7,7 @@ import { AlertMailProcessor } from './alerts/alert-mail.processor';
 import { OfflineCheckProcessor } from './alerts/offline-check.processor';
 import { CacheRebuildProcessor } from './cache/cache-rebuild.processor';
 import { CommandDispatchProcessor } from './commands/command-dispatch.processor';
+import { NetworkClient } from './commands/network-client';
 import { CommandRequeueProcessor } from './commands/command-requeue.processor';
 import { DevicePurgeProcessor } from './devices/device-purge.processor';
 import { DeviceRedecodeProcessor } from './devices/device-redecode.processor';
@@ -64,7 +65,7 @@ const EVENT_FLOW = [EventRouter, DeliveryDispatcher, WebhookTransport, MqttTrans
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [MailTransport, AlertMailDigests, TimeseriesMaintenance, ...PROCESSORS, ...EVENT_FLOW],
+  providers: [MailTransport, AlertMailDigests, TimeseriesMaintenance, NetworkClient, ...PROCESSORS, ...EVENT_FLOW],
   exports: [TimeseriesMaintenance],
 })
 export class JobsModule implements OnModuleInit, OnApplicationShutdown {

@@ -23,25 +23,40 @@ import type {
   UplinkTestWire,
 } from '@dts/domain';
 import { readHistoryRetention } from '@dts/domain';
-import { ROUTES } from '../routes';
+import { INGEST_ROUTES, ROUTES } from '../routes';
 import type { Transport } from '../transport';
 import { liveEvents, type LiveEvent } from './live';
 import { type Bytes, imageForm, query } from './request-helpers';
 
-export const ingestApi = (t: Transport) => ({
-  /** The Things Stack v3 webhook message (uplink or downlink event). */
-  ttn: (message: unknown) => t.data<IngestResultWire>(ROUTES.ingestTtn, { body: message, credentials: 'ingest' }),
-  /** A ChirpStack v4 HTTP integration event. */
-  chirpstack: (message: unknown, event: 'up' | 'txack' | 'ack' = 'up') =>
-    t.data<IngestResultWire>(ROUTES.ingestChirpstack, { body: message, query: { event }, credentials: 'ingest' }),
-  /** Our own format: one uplink or up to 1,000. */
-  rest: (items: RestUplinkRequest | readonly RestUplinkRequest[]) => t.data<IngestResultWire>(ROUTES.ingestRest, { body: items, credentials: 'ingest' }),
-  /** An HTTP JSON network (the global uid 5, or the account's own): the sender's JSON, read through the network's mapping. */
-  http: (networkUid: number, body: unknown) => t.data<IngestResultWire>(ROUTES.ingestHttp, { params: { uid: networkUid }, body, credentials: 'ingest' }),
-  /** A camera-trap photo for the device `devEUI`. */
-  image: (bytes: Bytes, form: ImageUploadForm & { devEUI: string }) =>
-    t.data<ImageDetailWire>(ROUTES.ingestImage, { form: imageForm(bytes, { ...form }), credentials: 'ingest' }),
-});
+/** What a delivery's route may take besides its body: its query (ChirpStack's `event`), the network's uid (a route by uid). */
+export interface DeliveryOptions {
+  query?: Record<string, string>;
+  uid?: number;
+}
+
+export const ingestApi = (t: Transport) => {
+  /** A delivery to the ingest route of the network of this kind (its registry entry's route). */
+  const deliver = (kind: string, body: unknown, options: DeliveryOptions = {}) => {
+    const route = INGEST_ROUTES[kind];
+    if (!route) throw new Error(`no network of kind "${kind}" takes deliveries`);
+    const params = options.uid === undefined ? {} : { uid: options.uid };
+    return t.data<IngestResultWire>(route, { params, query: options.query, body, credentials: 'ingest' });
+  };
+  return {
+    deliver,
+    /** The Things Stack v3 webhook message (uplink or downlink event). */
+    ttn: (message: unknown) => deliver('ttn', message),
+    /** A ChirpStack v4 HTTP integration event. */
+    chirpstack: (message: unknown, event: 'up' | 'txack' | 'ack' = 'up') => deliver('chirpstack', message, { query: { event } }),
+    /** Our own format: one uplink or up to 1,000. */
+    rest: (items: RestUplinkRequest | readonly RestUplinkRequest[]) => deliver('rest', items),
+    /** An HTTP JSON network (the global uid 5, or the account's own): the sender's JSON, read through the network's mapping. */
+    http: (networkUid: number, body: unknown) => deliver('http-json', body, { uid: networkUid }),
+    /** A camera-trap photo for the device `devEUI`. */
+    image: (bytes: Bytes, form: ImageUploadForm & { devEUI: string }) =>
+      t.data<ImageDetailWire>(ROUTES.ingestImage, { form: imageForm(bytes, { ...form }), credentials: 'ingest' }),
+  };
+};
 
 export const uplinksApi = (t: Transport) => ({
   /** One record per uplink, oldest first unless `order: 'desc'`; `issues` keeps the uplinks whose decoding reported errors, warnings, either or neither. */

@@ -6,8 +6,10 @@ import type { ParsedItem } from './uplink';
  * What one network means to the service, in one place per network (`networks/<name>/`): how its
  * ingest route reads a delivery (uplinks, or events about our downlinks) and how a downlink is
  * handed to it. The api runs the first, the worker makes the HTTP call of the second; neither knows
- * a network by name. To add a network: a folder with its `Network`, a line in `registry.ts`, and a
- * migration seeding its global `networks` row (docs/architecture.md).
+ * a network by name: its ingest route (with its OpenAPI text), what an account gives to add one of its
+ * own, and its global row are all read from here. To add a network: a folder with its `Network`, a
+ * line in `registry.ts`, and a migration seeding its global `networks` row (docs/architecture.md,
+ * "Adding a network").
  */
 export interface Network {
   /** The `networks.adapter` value of this network's rows (global and accounts' own). Stored: never rename. */
@@ -19,11 +21,57 @@ export interface Network {
   readonly ingest: NetworkIngest | null;
   /** How downlinks reach it; null when it takes none. */
   readonly downlink: NetworkDownlink | null;
+  /** What an account gives to add a network of this kind of its own (POST /user/network); null when it cannot. */
+  readonly account: AccountNetworkKind | null;
+  /** The global row's columns besides uid, name and kind, as its migration seeds them. */
+  readonly seed: NetworkSeed;
+}
+
+/** The members of POST /user/network a network of this kind takes (docs/api.md §16). */
+export interface AccountNetworkKind {
+  /**
+   * 'api': downlinks through its API, so `base_url` and `api_key` are required (and `requires`);
+   * 'mapping': uplinks only, read through the `mapping` it is given, and nothing of an API.
+   */
+  readonly via: 'api' | 'mapping';
+  /** Members it requires besides those of `via`. */
+  readonly requires: readonly ('application_id' | 'webhook_id')[];
+}
+
+/** The columns of a network's global `networks` row that the registry does not already name. */
+export interface NetworkSeed {
+  readonly description: string;
+  readonly interface: 'REST' | 'REST_DIRECT';
+  /** Its `network_types` row (1 LoRaWAN, 7 other). */
+  readonly typeRef: number;
+  readonly lorawanNetId: string | null;
+}
+
+/** The OpenAPI text of an ingest route: plain data, turned into the api's decorators there. */
+export interface IngestDoc {
+  readonly summary: string;
+  readonly description: string;
+  /** The request body as OpenAPI's `@ApiBody` takes it (`schema`, and `required`/`description` when given). */
+  readonly body: { readonly schema: Readonly<Record<string, unknown>>; readonly required?: boolean; readonly description?: string };
+  /** A query member the route requires, with its values. */
+  readonly query?: { readonly name: string; readonly values: readonly string[] };
 }
 
 export interface NetworkIngest {
-  /** `POST /ingest/<path>`. */
+  /** `POST /ingest/<path>` (`/ingest/<path>/{uid}` with `byUid`); also the handler's name and the metrics label. */
   readonly path: string;
+  /**
+   * The route names one network of this kind by uid (`POST /ingest/<path>/{uid}`): the global one, or
+   * an account's own, whose `settings` (its stored mapping) `read` is given. Another account's network,
+   * or one of another kind, is 404.
+   */
+  readonly byUid?: boolean;
+  /**
+   * Besides JSON it takes a binary encoding (application/octet-stream), handed to `read` as a
+   * Uint8Array (ChirpStack's Protobuf marshaler).
+   */
+  readonly binary?: boolean;
+  readonly doc: IngestDoc;
   /**
    * Reads one delivery. A body the network could have sent but that fails the service's checks is
    * refused per item (in `uplinks`); a request refused as a whole throws DeliveryError.

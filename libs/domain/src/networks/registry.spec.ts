@@ -1,7 +1,9 @@
 import { bytesToBase64 } from '../payload';
 import { CHIRPSTACK } from './chirpstack';
 import { DeliveryError, type Downlink, type DownlinkCall, type Network, PermanentDownlinkError } from './network';
-import { networkByKind, NETWORKS } from './registry';
+import { NETWORK_ADAPTERS } from '../wire/network-config';
+import { ACCOUNT_NETWORK_KINDS, INGEST_NETWORKS, ingestHandlerName, ingestRouteOf, networkByKind, NETWORKS } from './registry';
+import { REST } from './rest';
 import { SIMULATED } from './simulated';
 import { THE_THINGS_STACK } from './the-things-stack';
 
@@ -24,9 +26,37 @@ describe('the network registry', () => {
     for (const key of ['kind', 'uid', 'name'] as const) expect(new Set(NETWORKS.map((n) => n[key])).size).toBe(NETWORKS.length);
     const paths = NETWORKS.flatMap((n) => (n.ingest ? [n.ingest.path] : []));
     expect(new Set(paths).size).toBe(paths.length);
+    // Global rows take uids below 101: accounts' own networks are numbered from there (the seed migration).
+    expect(NETWORKS.filter((n) => !(n.uid > 0 && n.uid < 101))).toEqual([]);
     expect(networkByKind('ttn')).toBe(THE_THINGS_STACK);
     expect(networkByKind(null)).toBeNull();
     expect(networkByKind('toString')).toBeNull();
+  });
+
+  it('gives each network with an ingest route its own route and handler, and the others none', () => {
+    expect(INGEST_NETWORKS.map((n) => [n.kind, ingestRouteOf(n.ingest).path, ingestHandlerName(n.ingest)])).toEqual([
+      ['ttn', '/ingest/ttn', 'ttn'],
+      ['chirpstack', '/ingest/chirpstack', 'chirpstack'],
+      ['rest', '/ingest/rest', 'rest'],
+      ['http-json', '/ingest/http/{uid}', 'http'],
+    ]);
+    expect(NETWORKS.filter((n) => !INGEST_NETWORKS.includes(n as never)).map((n) => n.kind)).toEqual(['simulated']);
+    for (const n of INGEST_NETWORKS) {
+      expect(n.ingest.doc.summary).not.toBe('');
+      expect(ingestHandlerName(n.ingest)).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    }
+    expect(ingestHandlerName({ ...REST.ingest!, path: 'my-network_v2' })).toBe('myNetworkV2');
+  });
+
+  it('names the kinds an account may add, as the wire type names them', () => {
+    expect(ACCOUNT_NETWORK_KINDS).toEqual(['ttn', 'chirpstack', 'http-json']);
+    expect([...ACCOUNT_NETWORK_KINDS].sort()).toEqual([...NETWORK_ADAPTERS].sort());
+    // An account's own network of a kind reached through its API must take downlinks through it.
+    for (const kind of ACCOUNT_NETWORK_KINDS) {
+      const network = networkByKind(kind)!;
+      if (network.account?.via === 'api') expect(network.downlink?.via).toBe('api');
+      else expect(network.ingest?.byUid).toBe(true);
+    }
   });
 });
 

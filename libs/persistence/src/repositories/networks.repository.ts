@@ -36,7 +36,10 @@ export interface IngestNetworkRow {
 
 const COLUMNS = 'uid, name, adapter, base_url, application_id, webhook_id, ingest_mapping, created_at';
 
-/** Networks an account configures: its own ChirpStack or The Things Stack for downlinks, or an HTTP JSON sender of uplinks. */
+/**
+ * Networks an account configures of its own: the kinds whose registry entry (libs/domain
+ * networks/registry.ts) has `account`; what each row holds is the api's to decide from that entry.
+ */
 @Injectable()
 export class NetworksRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}

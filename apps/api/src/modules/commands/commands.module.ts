@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NetworkClient } from '@dts/jobs';
 import { DevicesModule } from '../devices/devices.module';
 import { CommandsController } from './commands.controller';
 import { CommandsService } from './commands.service';
@@ -6,7 +7,7 @@ import { CommandsService } from './commands.service';
 @Module({
   imports: [DevicesModule],
   controllers: [CommandsController],
-  providers: [CommandsService],
+  providers: [CommandsService, NetworkClient],
   exports: [CommandsService],
 })
 export class CommandsModule {}

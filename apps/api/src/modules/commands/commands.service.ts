@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   checkParams,
   type CommandCancelledWire,
@@ -15,8 +15,9 @@ import {
   type QueueRemoval,
   rawCommandBytes,
 } from '@dts/domain';
+import { NetworkClient } from '@dts/jobs';
 import { type CommandTarget, CommandsRepository, type DispatchRow } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, CodecPool, converse, JobQueue, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
+import { CodecPool, JobQueue } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { DeviceAccessService } from '../devices/device-access.service';
@@ -43,8 +44,8 @@ export class CommandsService {
     private readonly commands: CommandsRepository,
     private readonly codecs: CodecPool,
     private readonly jobs: JobQueue,
-    private readonly crypto: TokenCryptoService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** The same way to the network as the dispatch processor's. */
+    private readonly network: NetworkClient,
   ) {}
 
   async list(principal: AuthPrincipal, eui: Eui, q: CommandsQueryDto): Promise<CommandWire[]> {
@@ -138,7 +139,7 @@ export class CommandsService {
     const byNetwork = new Map<number | null, DispatchRow[]>();
     for (const listed of rows) {
       let row = listed;
-      const viaApi = networkByKind(row.adapter)?.downlink?.via === 'api';
+      const viaApi = this.network.networkOf(row)?.downlink?.via === 'api';
       if (!viaApi && isWaiting(row.status)) {
         // The simulated network's queue is the record itself.
         outcomes.set(row.uid, await this.cancelInRecord(deviceUid, row.uid, ['Created', 'Scheduled']));
@@ -161,21 +162,14 @@ export class CommandsService {
     const [first] = rows;
     const outcomes = new Map<number, TakeBack>();
     if (!first) return outcomes;
-    const network = networkByKind(first.adapter);
     const refuse = (reason: string, unreachable = false) => new Map(rows.map((r): [number, TakeBack] => [r.uid, { status: r.status, reason, unreachable }]));
-    if (network?.downlink?.via !== 'api' || !first.base_url || !first.api_key_encrypted)
-      return refuse(`network "${first.network}" has no API address and key to reach its queue`);
-    const problem = await outboundUrlProblem(first.base_url, this.config.outboundAllowPrivate);
-    if (problem) return refuse(`the network's base_url ${problem}`);
-    const target = { baseUrl: first.base_url, applicationId: first.application_id, webhookId: first.webhook_id };
     const ids = new Map(rows.map((r) => [r.network_id ?? '', r]));
     let removal: QueueRemoval;
     try {
-      removal = await converse(
-        { apiKey: this.crypto.decrypt(first.api_key_encrypted), allowPrivate: this.config.outboundAllowPrivate },
-        network.downlink.queue.remove(target, first.eui, [...ids.keys()]),
-      );
+      removal = await this.network.remove(first, first.eui, [...ids.keys()]);
     } catch (error) {
+      // A PermanentDownlinkError (no API, address or key, a forbidden address, a refused key) will not
+      // mend by asking again; anything else may: 503 with Retry-After.
       const permanent = error instanceof PermanentDownlinkError;
       return refuse(`the network's queue could not be changed: ${(error as Error).message}`, !permanent);
     }

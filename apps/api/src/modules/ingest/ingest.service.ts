@@ -3,7 +3,6 @@ import {
   type DecodeResult,
   type Delivery,
   DeliveryError,
-  HTTP_JSON,
   type IngestRejectionWire,
   type IngestResultWire,
   type Network,
@@ -78,14 +77,21 @@ export class IngestService {
   }
 
   /**
-   * POST /ingest/http/{uid}: the global HTTP JSON network or an account's own. Another account's
-   * network, or one of another kind, is 404: no existence oracle (docs/api.md §1).
+   * A route by uid (`POST /ingest/<path>/{uid}`, HTTP JSON's): the global network of that kind or
+   * an account's own. Another account's network, or one of another kind, is 404: no existence
+   * oracle (docs/api.md §1).
    */
-  async deliverHttpJson(uid: number, caller: IngestCaller, body: unknown): Promise<IngestResultWire> {
+  async deliverByUid(
+    network: Network,
+    uid: number,
+    caller: IngestCaller,
+    body: unknown,
+    query: Readonly<Record<string, unknown>> = {},
+  ): Promise<IngestResultWire> {
     const row = await this.networks.forIngest(uid);
     const mine = row !== null && (row.account_id === null || caller.accountId === null || row.account_id === caller.accountId);
-    if (!row || row.adapter !== HTTP_JSON.kind || !mine) throw ApiException.notFound('network', 'uid');
-    return this.deliver(HTTP_JSON, caller, body, {}, { networkRef: row.uid, ownerId: row.account_id ?? caller.accountId, settings: row.ingest_mapping });
+    if (!row || row.adapter !== network.kind || !mine) throw ApiException.notFound('network', 'uid');
+    return this.deliver(network, caller, body, query, { networkRef: row.uid, ownerId: row.account_id ?? caller.accountId, settings: row.ingest_mapping });
   }
 
   private read(ingest: NetworkIngest, body: unknown, query: Readonly<Record<string, unknown>>, settings: unknown): Delivery {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type HttpJsonMappingWire, readHttpJsonMapping, toUnix } from '@dts/domain';
+import { type HttpJsonMappingWire, ACCOUNT_NETWORK_KINDS, type Network, networkByKind, readHttpJsonMapping, toUnix } from '@dts/domain';
 import { type AccountNetworkRow, NetworksRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, outboundUrlProblem, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
@@ -23,6 +23,10 @@ const toWire = (r: AccountNetworkRow): NetworkConfigResponse => ({
   created_unix: toUnix(r.created_at),
 });
 
+const kindsVia = (via: 'api' | 'mapping') => ACCOUNT_NETWORK_KINDS.filter((k) => networkByKind(k)?.account?.via === via).join(' or ');
+const apiKinds = () => kindsVia('api');
+const mappingKinds = () => kindsVia('mapping');
+
 /** An account's own networks: where its devices' downlinks go, with the key to get them there. */
 @Injectable()
 export class NetworksService {
@@ -36,9 +40,13 @@ export class NetworksService {
     return (await this.networks.list(principal.accountId)).map(toWire);
   }
 
+  /** Takes what the network's kind says an account gives for it (its registry entry's `account`). */
   async create(principal: AuthPrincipal, dto: CreateNetworkDto): Promise<NetworkConfigResponse> {
-    if (dto.adapter === 'http-json') return this.createHttpJson(principal, dto);
-    if (dto.mapping !== undefined) throw ApiException.validation('mapping', 'mapping goes with http-json networks');
+    const network = networkByKind(dto.adapter);
+    // The DTO admits only kinds an account may add.
+    if (!network?.account) throw ApiException.validation('adapter', `adapter ${dto.adapter} cannot be added`);
+    if (network.account.via === 'mapping') return this.createWithMapping(principal, dto, network);
+    if (dto.mapping !== undefined) throw ApiException.validation('mapping', `mapping goes with ${mappingKinds()} networks`);
     // The DTO requires both for these adapters.
     const baseUrl = dto.base_url ?? '';
     const problem = await outboundUrlProblem(baseUrl, this.config.outboundAllowPrivate);
@@ -47,7 +55,7 @@ export class NetworksService {
     const row = await this.networks.create(principal.accountId, {
       name: dto.name,
       adapter: dto.adapter,
-      description: `${dto.adapter === 'ttn' ? 'The Things Stack' : 'ChirpStack'} at ${trimmed}`,
+      description: `${network.name} at ${trimmed}`,
       baseUrl: trimmed,
       apiKeyEncrypted: this.crypto.encrypt(dto.api_key ?? ''),
       applicationId: dto.application_id ?? null,
@@ -57,17 +65,17 @@ export class NetworksService {
     return toWire(row);
   }
 
-  /** An HTTP JSON sender: uplinks only, so no API address or key; its mapping checked member by member. */
-  private async createHttpJson(principal: AuthPrincipal, dto: CreateNetworkDto): Promise<NetworkConfigResponse> {
+  /** A sender of uplinks (HTTP JSON): no API address or key; its mapping checked member by member. */
+  private async createWithMapping(principal: AuthPrincipal, dto: CreateNetworkDto, network: Network): Promise<NetworkConfigResponse> {
     for (const field of ['base_url', 'api_key', 'application_id', 'webhook_id'] as const) {
-      if (dto[field] !== undefined) throw ApiException.validation(field, `${field} goes with chirpstack or ttn networks, not http-json`);
+      if (dto[field] !== undefined) throw ApiException.validation(field, `${field} goes with ${apiKinds()} networks, not ${network.kind}`);
     }
     const mapping = readHttpJsonMapping(dto.mapping);
     if ('field' in mapping) throw ApiException.validation(mapping.field, mapping.message);
     const row = await this.networks.create(principal.accountId, {
       name: dto.name,
-      adapter: 'http-json',
-      description: 'HTTP JSON uplinks through this network’s mapping',
+      adapter: dto.adapter,
+      description: `${network.name} uplinks through this network’s mapping`,
       baseUrl: null,
       apiKeyEncrypted: null,
       applicationId: null,

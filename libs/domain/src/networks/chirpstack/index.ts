@@ -1,3 +1,4 @@
+import { WEBHOOK_NOTE } from '../ingest-doc';
 import { DeliveryError, type Network } from '../network';
 import { parseItem } from '../read';
 import { chirpstackDownlinkCall } from './downlink';
@@ -21,6 +22,24 @@ export const CHIRPSTACK: Network = {
   name: 'ChirpStack',
   ingest: {
     path: 'chirpstack',
+    binary: true,
+    doc: {
+      summary: 'ChirpStack v4 HTTP integration: every event, JSON or Protobuf',
+      description:
+        `${WEBHOOK_NOTE} The event comes in the query: up (uplinks), txack and ack (our downlinks), join (the device’s activity times), ` +
+        'status (battery level), location (the network position of the uplink with the same deduplicationId), log (written to the service’s log), ' +
+        'integration (acknowledged; JSON only). Other than up, txack and ack, the answer’s `event` says what was done. The body is the JSON ' +
+        'encoding (application/json) or the Protobuf one (application/octet-stream, the integration’s protobuf marshaler).',
+      query: { name: 'event', values: CHIRPSTACK_EVENTS },
+      body: {
+        schema: {
+          oneOf: [
+            { type: 'object', description: 'ChirpStack v4 event, JSON (deduplicationId, time, deviceInfo, fCnt, fPort, data, rxInfo, txInfo, …)' },
+            { type: 'string', format: 'binary', description: 'The same event in ChirpStack’s Protobuf encoding (integration.proto)' },
+          ],
+        },
+      },
+    },
     read(raw, query, now) {
       const event = query.event;
       if (!isChirpstackEvent(event)) throw new DeliveryError('event', `event must be one of ${CHIRPSTACK_EVENTS.join(', ')}`);
@@ -40,4 +59,11 @@ export const CHIRPSTACK: Network = {
     },
   },
   downlink: { via: 'api', call: chirpstackDownlinkCall, queue: CHIRPSTACK_QUEUE },
+  account: { via: 'api', requires: [] },
+  seed: {
+    description: 'ChirpStack v4: uplinks by HTTP integration (POST /ingest/chirpstack), downlinks by the queue API.',
+    interface: 'REST',
+    typeRef: 1,
+    lorawanNetId: null,
+  },
 };

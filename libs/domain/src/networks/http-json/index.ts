@@ -18,6 +18,16 @@ export const HTTP_JSON: Network = {
   name: 'HTTP JSON',
   ingest: {
     path: 'http',
+    byUid: true,
+    doc: {
+      summary: 'HTTP JSON: any server’s uplinks, read through the network’s field mapping',
+      description:
+        'The network is the global HTTP JSON network (uid 5: {devEUI, port, payload (hex), time?, rssi?, snr?, fcnt?, id?}) or one of the caller’s own ' +
+        '(POST /user/network {adapter: "http-json", mapping}); an account network reaches its account’s devices only. One item or an array of up to ' +
+        '1,000 (or the array at the mapping’s `items`). A refused item names the path its mapping gives the member. Another account’s network, or a ' +
+        'network of another kind, is 404.',
+      body: { schema: { description: 'The sender’s own JSON: one item, an array of items, or an object holding them at the mapping’s `items`.' } },
+    },
     read(body, _query, now, settings) {
       const mapping = settings === undefined || settings === null ? DEFAULT_HTTP_JSON_MAPPING : readHttpJsonMapping(settings);
       if ('field' in mapping) throw new Error(`stored mapping: ${mapping.message}`);
@@ -32,4 +42,12 @@ export const HTTP_JSON: Network = {
     },
   },
   downlink: null,
+  account: { via: 'mapping', requires: [] },
+  seed: {
+    description:
+      'Any server posting JSON uplinks to POST /ingest/http/{uid}: the global network reads {devEUI, port, payload (hex)}; an account network maps its own members.',
+    interface: 'REST',
+    typeRef: 7,
+    lorawanNetId: null,
+  },
 };

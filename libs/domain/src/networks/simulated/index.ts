@@ -13,4 +13,12 @@ export const SIMULATED: Network = {
   name: 'Simulated',
   ingest: null,
   downlink: { via: 'simulated', accept: (d) => `sim:${d.commandUid}` },
+  account: null,
+  seed: {
+    description:
+      "Built-in simulated LoRaWAN network, class A: a downlink waits in its queue until the device's next uplink (Sent), a confirmed one is acknowledged by the uplink after. The default for new devices.",
+    interface: 'REST_DIRECT',
+    typeRef: 1,
+    lorawanNetId: null,
+  },
 };

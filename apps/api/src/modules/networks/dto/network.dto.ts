@@ -1,13 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import {
+  ACCOUNT_NETWORK_KINDS,
   type HttpJsonMappingWire,
-  NETWORK_ADAPTERS,
   type NetworkAdapter,
+  networkByKind,
   type NetworkConfigWire,
   type DeletedWire,
   type CreateNetworkRequest,
 } from '@dts/domain';
+
+/** What the registry says an account gives for a network of this kind (null for a kind it cannot add). */
+const accountOf = (adapter: unknown) => (typeof adapter === 'string' ? networkByKind(adapter)?.account : null) ?? null;
+/** Whether a member is required of this kind: an API's base_url and api_key, and the members it names. */
+const takesApi = (o: CreateNetworkDto) => accountOf(o.adapter)?.via !== 'mapping';
+const requires = (o: CreateNetworkDto, field: 'application_id' | 'webhook_id') => accountOf(o.adapter)?.requires.includes(field) === true;
+const KINDS_TEXT = `${ACCOUNT_NETWORK_KINDS.slice(0, -1).join(', ')} or ${ACCOUNT_NETWORK_KINDS.at(-1)}`;
 
 const PATH = 'A dot path (data.rx[0].rssi) or a JSON Pointer (/data/rx/0/rssi).';
 
@@ -49,8 +57,8 @@ export class CreateNetworkDto implements CreateNetworkRequest {
   @MaxLength(100)
   name!: string;
 
-  @ApiProperty({ enum: NETWORK_ADAPTERS })
-  @IsIn(NETWORK_ADAPTERS, { message: 'adapter must be chirpstack, ttn or http-json' })
+  @ApiProperty({ enum: ACCOUNT_NETWORK_KINDS })
+  @IsIn(ACCOUNT_NETWORK_KINDS, { message: `adapter must be ${KINDS_TEXT}` })
   adapter!: NetworkAdapter;
 
   @ApiPropertyOptional({
@@ -58,7 +66,7 @@ export class CreateNetworkDto implements CreateNetworkRequest {
     description:
       'ChirpStack and The Things Stack (required): API base URL; loopback, link-local and private addresses are refused unless OUTBOUND_ALLOW_PRIVATE.',
   })
-  @ValidateIf((o: CreateNetworkDto) => o.adapter !== 'http-json' || o.base_url !== undefined)
+  @ValidateIf((o: CreateNetworkDto) => takesApi(o) || o.base_url !== undefined)
   @IsString()
   @MaxLength(500)
   base_url?: string;
@@ -67,20 +75,20 @@ export class CreateNetworkDto implements CreateNetworkRequest {
     description:
       'ChirpStack and The Things Stack (required): API key (a ChirpStack API token, or a The Things Stack key with downlink rights). Kept encrypted; never shown again.',
   })
-  @ValidateIf((o: CreateNetworkDto) => o.adapter !== 'http-json' || o.api_key !== undefined)
+  @ValidateIf((o: CreateNetworkDto) => takesApi(o) || o.api_key !== undefined)
   @IsString()
   @MinLength(1)
   @MaxLength(4096)
   api_key?: string;
 
   @ApiPropertyOptional({ description: 'The Things Stack: application id (required for ttn).' })
-  @ValidateIf((o: CreateNetworkDto) => o.adapter === 'ttn' || o.application_id !== undefined)
+  @ValidateIf((o: CreateNetworkDto) => requires(o, 'application_id') || o.application_id !== undefined)
   @IsString()
   @Matches(/^[a-z0-9](?:[-]?[a-z0-9]){1,35}$/, { message: 'application_id must be a The Things Stack id' })
   application_id?: string;
 
   @ApiPropertyOptional({ description: 'The Things Stack: webhook id (required for ttn).' })
-  @ValidateIf((o: CreateNetworkDto) => o.adapter === 'ttn' || o.webhook_id !== undefined)
+  @ValidateIf((o: CreateNetworkDto) => requires(o, 'webhook_id') || o.webhook_id !== undefined)
   @IsString()
   @Matches(/^[a-z0-9](?:[-]?[a-z0-9]){1,35}$/, { message: 'webhook_id must be a The Things Stack id' })
   webhook_id?: string;
@@ -100,7 +108,7 @@ export class CreateNetworkDto implements CreateNetworkRequest {
 export class NetworkConfigResponse implements NetworkConfigWire {
   @ApiProperty() uid!: number;
   @ApiProperty() name!: string;
-  @ApiProperty({ enum: NETWORK_ADAPTERS }) adapter!: NetworkAdapter;
+  @ApiProperty({ enum: ACCOUNT_NETWORK_KINDS }) adapter!: NetworkAdapter;
   @ApiProperty({ type: String, nullable: true }) base_url!: string | null;
   @ApiProperty({ type: String, nullable: true }) application_id!: string | null;
   @ApiProperty({ type: String, nullable: true }) webhook_id!: string | null;
