@@ -1,5 +1,6 @@
 import type { RateLimitsRepository, RateLimitState } from '@dts/persistence';
 import type { RedisClient } from '@dts/platform';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** Fixed-window counters every instance shares: `amount` hits counted at once, the window's state after them. */
 export interface SharedCounters {
@@ -7,70 +8,63 @@ export interface SharedCounters {
 }
 
 /**
- * The @nest-lab/throttler-storage-redis script (its keys, so that instances of either version count
- * together), counting `amount` hits, sent by its SHA (EVALSHA, the text only when Redis does not
- * know it yet) rather than whole on every call.
+ * The Redis key of a window: the name the service's own script used (and @nest-lab/throttler-storage-redis
+ * before it), so that a deployment upgraded in place, or instances of both versions during a rolling
+ * upgrade, count in the same windows (the value is the same: a hit count expiring with the window).
+ * The hash tag is no longer needed for one key, and keeps the name.
  */
-const SCRIPT = `local hitKey = KEYS[1]
-local blockKey = KEYS[2]
-local ttl = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local blockDuration = tonumber(ARGV[3])
-local amount = tonumber(ARGV[4])
-local totalHits = redis.call('INCRBY', hitKey, amount)
-local timeToExpire = redis.call('PTTL', hitKey)
-if timeToExpire <= 0 then
-  redis.call('PEXPIRE', hitKey, ttl)
-  timeToExpire = ttl
-end
-local isBlocked = redis.call('GET', blockKey)
-local timeToBlockExpire = 0
-if isBlocked then
-  timeToBlockExpire = redis.call('PTTL', blockKey)
-elseif totalHits > limit then
-  redis.call('SET', blockKey, 1, 'PX', blockDuration)
-  isBlocked = '1'
-  timeToBlockExpire = blockDuration
-end
-if isBlocked and timeToBlockExpire <= 0 then
-  redis.call('DEL', blockKey)
-  redis.call('SET', hitKey, amount, 'PX', ttl)
-  totalHits = amount
-  timeToExpire = ttl
-  isBlocked = false
-end
-return { totalHits, timeToExpire, isBlocked and 1 or 0, timeToBlockExpire }`;
+export function redisWindowKey(key: string, throttler: string): string {
+  return `{${key}:${throttler}}:hits`;
+}
 
-type ThrottleHits = (hitKey: string, blockKey: string, ttl: number, limit: number, block: number, amount: number) => Promise<[number, number, number, number]>;
-
+/**
+ * Redis (single or Cluster) through rate-limiter-flexible's RateLimiterRedis: one script per call
+ * (INCRBY of `amount` on the window's one key, its TTL set on the first hit), and at the hit that
+ * passes the limit the key rewritten to last the block; after the block a new window starts. One
+ * limiter per throttler's settings (the library holds them per limiter), made on first use.
+ */
 export class RedisSharedCounters implements SharedCounters {
-  private readonly hits: ThrottleHits;
+  private readonly limiters = new Map<string, RateLimiterRedis>();
 
-  constructor(redis: RedisClient) {
-    // defineCommand: EVALSHA, falling back to EVAL once when the script is not loaded.
-    if (!('dtsThrottleHits' in redis)) redis.defineCommand('dtsThrottleHits', { numberOfKeys: 2, lua: SCRIPT });
-    this.hits = (redis as unknown as { dtsThrottleHits: ThrottleHits }).dtsThrottleHits.bind(redis);
-  }
+  constructor(private readonly redis: RedisClient) {}
 
   async add(key: string, amount: number, ttlMs: number, limit: number, blockMs: number, throttler: string): Promise<RateLimitState> {
-    const [totalHits, expiresInMs, blocked, blockMs2] = await this.hits(
-      `{${key}:${throttler}}:hits`,
-      `{${key}:${throttler}}:blocked`,
-      ttlMs,
-      limit,
-      blockMs,
-      amount,
-    );
+    const res = await this.limiter(ttlMs, limit, blockMs, throttler)
+      .consume(redisWindowKey(key, throttler), amount)
+      // Past the limit the library rejects with the window's state; anything else is the store's error.
+      .catch((reason: unknown) => {
+        if (reason instanceof RateLimiterRes) return reason;
+        throw reason;
+      });
+    const blocked = res.consumedPoints > limit;
+    // -1: a key without expiry, which the limiter never leaves; read as a whole window.
+    const expiresInMs = res.msBeforeNext < 0 ? ttlMs : res.msBeforeNext;
     return {
-      totalHits,
+      totalHits: res.consumedPoints,
       timeToExpire: Math.ceil(expiresInMs / 1000),
-      isBlocked: blocked === 1,
-      timeToBlockExpire: Math.ceil(blockMs2 / 1000),
+      isBlocked: blocked,
+      timeToBlockExpire: blocked ? Math.ceil(expiresInMs / 1000) : 0,
       expiresInMs,
     };
   }
+
+  private limiter(ttlMs: number, limit: number, blockMs: number, throttler: string): RateLimiterRedis {
+    const id = `${throttler}:${ttlMs}:${limit}:${blockMs}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      // The keys come whole (redisWindowKey): no prefix of the library's own.
+      limiter = new RateLimiterRedis({ storeClient: this.redis, keyPrefix: '', points: limit, duration: ttlMs / 1000, blockDuration: blockMs / 1000 });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
 }
 
+/**
+ * PostgreSQL (no Redis configured): one upsert in the `rate_limits` table per call. Not the library's
+ * RateLimiterPostgres, which needs a table of its own shape and measured slower here
+ * (tools/bench/rate-limit-storage.mjs, docs/benchmarks.md).
+ */
 export class PgSharedCounters implements SharedCounters {
   constructor(private readonly limits: RateLimitsRepository) {}
 
