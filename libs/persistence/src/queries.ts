@@ -1,7 +1,7 @@
 import { META_SELECT } from './repositories/device-meta-columns';
 import { seriesRegions, seriesSql } from './repositories/series.sql';
 import { STORE_UPLINKS_SQL } from './uplinks/store-uplinks.sql';
-import { LATEST_UPLINK_SQL, uplinkRangeSql, UPLINKS_AFTER_UID_SQL } from './uplinks/uplink-reads.repository';
+import { dataJsonSql, LATEST_UPLINK_SQL, uplinkRangeSql, UPLINKS_AFTER_UID_SQL } from './uplinks/uplink-reads.repository';
 import { APPLY_DECODED_SQL, PAYLOAD_BATCH_SQL } from './uplinks/uplinks.repository';
 
 const SERIES_EXAMPLE = { deviceUid: 0, members: ['temperature', 'humidity', 'pressure'] };
@@ -24,6 +24,10 @@ export const GENERATED_QUERIES: Readonly<Record<string, string>> = {
     .flatMap((order) =>
       [false, true].map((keyset) => `-- order ${order}${keyset ? ', after a keyset' : ''}\n${uplinkRangeSql(order, keyset, { data: true })};`),
     )
+    .join('\n\n'),
+  // The data rows' JSON written by PostgreSQL, generated from DATA_ROW_MEMBERS (libs/domain).
+  'uplinks.data-json': (['asc', 'desc'] as const)
+    .flatMap((order) => [false, true].map((keyset) => `-- order ${order}${keyset ? ', after a keyset' : ''}\n${dataJsonSql(order, keyset)};`))
     .join('\n\n'),
   'uplinks.after-uid': UPLINKS_AFTER_UID_SQL,
   'uplinks.latest': LATEST_UPLINK_SQL,

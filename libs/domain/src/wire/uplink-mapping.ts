@@ -1,6 +1,6 @@
 import { bytesToBase64, bytesToHex } from '../payload';
 import { formatIsoUtc, toUnix } from '../time';
-import type { Measurements } from '../families/decoder';
+import type { Measurements } from './measurements';
 import type { DataRowWire, UplinkRecordWire } from './uplink';
 
 /** A stored uplink as the mappings read it (the persistence row has this shape). */
@@ -86,29 +86,107 @@ export function toUplinkRecordWire(row: StoredUplink, device: DeviceRef): Uplink
   };
 }
 
-/** What a data row is made of: the reads of data rows select these columns only (DATA_ROW_COLUMNS in libs/persistence). */
-export type StoredDataRow = Pick<
-  StoredUplink,
-  'uid' | 'received_at' | 'ts_device' | 'humidity' | 'temperature' | 'battery_voltage' | 'geoloc_lat' | 'geoloc_lon' | 'geoloc_alt'
->;
+/**
+ * How a data row member is written from the stored row: `id`, a bigint the reads give as text, as
+ * a number; `unix` and `iso`, the moment the row describes (the device's clock, else reception) as
+ * unix seconds and as ISO text; `number`, a double column (null when NULL). A member with `omitUnless`
+ * is left out of the row (not null) unless all those columns hold a value.
+ */
+export type DataRowMember =
+  | { readonly key: string; readonly kind: 'id'; readonly column: 'uid' }
+  | { readonly key: string; readonly kind: 'unix' | 'iso' }
+  | { readonly key: string; readonly kind: 'number'; readonly column: DataRowNumberColumn; readonly omitUnless?: readonly DataRowNumberColumn[] };
+type DataRowNumberColumn = { [K in keyof StoredUplink]: StoredUplink[K] extends number | null ? K : never }[keyof StoredUplink];
 
-/** A data row: the overview members always, the network position only where there is one. */
+/**
+ * A data row (docs/api.md §5), member by member in the order the wire writes them: the one place
+ * it is written down. toDataRowWire, the columns the data reads select (DATA_ROW_COLUMNS) and the
+ * JSON PostgreSQL writes for them (dataJsonSql in libs/persistence) are derived from it, and
+ * uplink-reads.repository.int-spec.ts holds the two renderings to the same bytes, member by member.
+ * DataRowWire must match it: the check below stops compiling when the two part.
+ */
+export const DATA_ROW_MEMBERS = [
+  { key: 'uid', kind: 'id', column: 'uid' },
+  { key: 'ts_unix', kind: 'unix' },
+  { key: 'time_stamp', kind: 'iso' },
+  { key: 'humidity', kind: 'number', column: 'humidity' },
+  { key: 'temperature', kind: 'number', column: 'temperature' },
+  { key: 'battery', kind: 'number', column: 'battery_voltage' },
+  // The network position only where there is one: latitude and longitude together, altitude when known.
+  { key: 'geoloc_LAT', kind: 'number', column: 'geoloc_lat', omitUnless: ['geoloc_lat', 'geoloc_lon'] },
+  { key: 'geoloc_LON', kind: 'number', column: 'geoloc_lon', omitUnless: ['geoloc_lat', 'geoloc_lon'] },
+  { key: 'geoloc_ALT', kind: 'number', column: 'geoloc_alt', omitUnless: ['geoloc_lat', 'geoloc_lon', 'geoloc_alt'] },
+] as const satisfies readonly DataRowMember[];
+
+type Members = (typeof DATA_ROW_MEMBERS)[number];
+/** The stored columns a member reads. */
+type ColumnsOf<M> = M extends { kind: 'unix' | 'iso' }
+  ? 'ts_device' | 'received_at'
+  : (M extends { column: infer C } ? C : never) | (M extends { omitUnless: readonly (infer O)[] } ? O : never);
+/** The wire value of a member. */
+type WireOf<M> = M extends { kind: 'iso' } ? string : M extends { kind: 'id' | 'unix' } ? number : number | null;
+type Always = Exclude<Members, { omitUnless: readonly unknown[] }>;
+type Sometimes = Extract<Members, { omitUnless: readonly unknown[] }>;
+/** A data row as DATA_ROW_MEMBERS writes it. */
+type DataRowOfMembers = { [M in Always as M['key']]: WireOf<M> } & { [M in Sometimes as M['key']]?: number };
+// DataRowWire (wire/uplink.ts) and the members say the same row: these lines stop compiling when the two part.
+const _membersWriteWire: (row: DataRowOfMembers) => DataRowWire = (row) => row;
+const _wireIsMembers: (row: Required<DataRowWire>) => Required<DataRowOfMembers> = (row) => row;
+const _sameKeys: [keyof DataRowWire] extends [keyof DataRowOfMembers] ? ([keyof DataRowOfMembers] extends [keyof DataRowWire] ? true : never) : never = true;
+void _membersWriteWire;
+void _wireIsMembers;
+void _sameKeys;
+
+/** The stored columns a data row is made of, in the order the members first read them. */
+export const DATA_ROW_STORED_COLUMNS = [
+  ...new Set(
+    DATA_ROW_MEMBERS.flatMap((m): ColumnsOf<Members>[] => {
+      switch (m.kind) {
+        case 'id':
+          return [m.column];
+        case 'unix':
+        case 'iso':
+          return ['received_at', 'ts_device'];
+        case 'number':
+          return 'omitUnless' in m ? [...m.omitUnless, m.column] : [m.column];
+      }
+    }),
+  ),
+];
+
+/** What a data row is made of: the reads of data rows select these columns only (DATA_ROW_COLUMNS in libs/persistence). */
+export type StoredDataRow = Pick<StoredUplink, ColumnsOf<Members>>;
+
+type MemberRead = (row: StoredDataRow, at: Date) => number | string | null;
+
+/**
+ * Each member's key, reader and the columns that must hold values for it to be written, made
+ * once: toDataRowWire runs for every row of the data cache's rendering and of the exports.
+ */
+const STEPS: readonly { key: string; read: MemberRead; needs: readonly (keyof StoredDataRow)[] }[] = DATA_ROW_MEMBERS.map((m: DataRowMember) => {
+  switch (m.kind) {
+    case 'id':
+      return { key: m.key, read: (row) => Number(row[m.column]), needs: [] };
+    case 'unix':
+      return { key: m.key, read: (_row, at) => toUnix(at), needs: [] };
+    case 'iso':
+      return { key: m.key, read: (_row, at) => formatIsoUtc(at), needs: [] };
+    case 'number': {
+      const column = m.column as keyof StoredDataRow;
+      return { key: m.key, read: (row) => row[column] as number | null, needs: (m.omitUnless ?? []) as readonly (keyof StoredDataRow)[] };
+    }
+  }
+});
+
+/** A data row: DATA_ROW_MEMBERS in their order, a member with `omitUnless` only where those columns hold values. */
 export function toDataRowWire(row: StoredDataRow): DataRowWire {
   const at = measuredAt(row);
-  const out: DataRowWire = {
-    uid: Number(row.uid),
-    ts_unix: toUnix(at),
-    time_stamp: formatIsoUtc(at),
-    humidity: row.humidity,
-    temperature: row.temperature,
-    battery: row.battery_voltage,
-  };
-  if (row.geoloc_lat !== null && row.geoloc_lon !== null) {
-    out.geoloc_LAT = row.geoloc_lat;
-    out.geoloc_LON = row.geoloc_lon;
-    if (row.geoloc_alt !== null) out.geoloc_ALT = row.geoloc_alt;
+  const out: Record<string, number | string | null> = {};
+  members: for (const { key, read, needs } of STEPS) {
+    for (const column of needs) if (row[column] === null) continue members;
+    out[key] = read(row, at);
   }
-  return out;
+  return out as unknown as DataRowWire;
 }
 
 /** The value of a data type (by alias) in a stored uplink. */

@@ -1,4 +1,4 @@
-import type { Measurements, StoredDataRow, StoredUplink } from '@dts/domain';
+import { DATA_ROW_STORED_COLUMNS, type Measurements, type StoredDataRow, type StoredUplink } from '@dts/domain';
 import { nullable, type PgValue, required, type RowOf, type SqlType } from '../sql/columns';
 
 export { sqlList } from '../sql/columns';
@@ -94,23 +94,14 @@ export const UPLINK_READ_COLUMNS = [
 ] as const satisfies readonly UplinkColumn[];
 
 /**
- * The columns a data row shows (toDataRowWire): the data view's reads and the data cache select
- * these only, not the whole row (docs/benchmarks.md, figure 3).
+ * The columns a data row shows, as its members read them (DATA_ROW_MEMBERS in libs/domain): the
+ * data view's reads and the data cache select these only, not the whole row (docs/benchmarks.md,
+ * figure 3).
  */
-export const DATA_ROW_COLUMNS = [
-  'uid',
-  'received_at',
-  'ts_device',
-  'humidity',
-  'temperature',
-  'battery_voltage',
-  'geoloc_lat',
-  'geoloc_lon',
-  'geoloc_alt',
-] as const satisfies readonly (typeof UPLINK_READ_COLUMNS)[number][];
+export const DATA_ROW_COLUMNS: readonly (keyof StoredDataRow & (typeof UPLINK_READ_COLUMNS)[number])[] = DATA_ROW_STORED_COLUMNS;
 
 /** A data row's columns as the reads give them. */
-export type DataRow = Pick<UplinkRecord, (typeof DATA_ROW_COLUMNS)[number]>;
+export type DataRow = Pick<UplinkRecord, keyof StoredDataRow>;
 const _dataRowsMapToWire: (row: DataRow) => StoredDataRow = (row) => row;
 void _dataRowsMapToWire;
 

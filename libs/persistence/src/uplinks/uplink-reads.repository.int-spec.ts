@@ -1,29 +1,90 @@
-import { toDataRowWire } from '@dts/domain';
+import { DATA_ROW_MEMBERS, type DataRowMember, toDataRowWire } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
 import { ReadDatabase } from '../read/read-database';
 import { suiteDatabase } from '../testing/suite-database';
+import type { SqlType } from '../sql/columns';
+import { DATA_ROW_COLUMNS, UPLINK_COLUMNS, type UplinkColumn } from './uplink-columns';
 import { READ_BATCH, type UplinkRange, UplinkReadsRepository } from './uplink-reads.repository';
 
-/** [received_at, ts_device, humidity, temperature, battery_voltage, geoloc_lat, geoloc_lon, geoloc_alt] as SQL. */
-type Uplink = [string, string, string, string, string, string, string, string];
+/**
+ * Values of each SQL type a data row may read, as SQL, that PostgreSQL writes as JSON.stringify
+ * would: the fast path must take them. NaN, the infinities, minus zero, long digits, small and
+ * large decimals, microseconds, an offset, old and far dates. A data row member reading a column
+ * of a type not here fails the suite below: say its values here.
+ */
+const EXACT: Partial<Record<SqlType, readonly string[]>> = {
+  'double precision': [
+    'NULL',
+    `'NaN'`,
+    `'Infinity'`,
+    `'-Infinity'`,
+    '-0',
+    '0',
+    '0.1::float8 + 0.2::float8',
+    '0.0001',
+    '1e-4',
+    '123456789012345.6',
+    '12345678901234',
+    '-40.123456789',
+    '99.99999999999999',
+    '46.1',
+    '-12.5',
+    '1',
+    '-1',
+  ],
+  integer: ['NULL', '0', '-1', '2147483647', '-2147483648'],
+  smallint: ['NULL', '0', '-32768', '32767'],
+  timestamptz: [
+    'NULL',
+    `'2026-05-01 12:03:04.123456+00'`,
+    `'1969-12-31 23:59:59.5+00'`,
+    `'2026-05-01 12:03:06.999999+02'`,
+    `'1000-01-01 00:00:00+00'`,
+    `'9999-12-31 23:59:59+00'`,
+  ],
+};
 
-/** Values PostgreSQL writes as JSON.stringify would: the fast path must take them. */
-const EXACT: Uplink[] = [
-  [`'2026-05-01 12:03:04.123456+00'`, 'NULL', '55.5', '21.25', '3.3', 'NULL', 'NULL', 'NULL'],
-  [`'2026-05-01 12:03:05+00'`, `'1969-12-31 23:59:59.5+00'`, 'NULL', '-0', '0', '46.1', '6.2', 'NULL'],
-  [`'2026-05-01 12:03:06+00'`, `'2026-05-01 12:03:06.999999+02'`, `'NaN'`, `'Infinity'`, `'-Infinity'`, '46.1', '6.2', '-12.5'],
-  [`'2026-05-01 12:03:07+00'`, 'NULL', '0.1::float8 + 0.2::float8', '0.0001', '123456789012345.6', '46.1', 'NULL', '400'],
-  [`'2026-05-01 12:03:08+00'`, `'1000-01-01 00:00:00+00'`, '-40.123456789', '99.99999999999999', '1e-4', 'NULL', '6.2', 'NULL'],
-  [`'2026-05-01 12:03:09+00'`, `'9999-12-31 23:59:59+00'`, '1', '-1', '12345678901234', `'NaN'`, '0', `'Infinity'`],
-];
+/** Values PostgreSQL writes otherwise (an exponent, a year of three digits): a batch holding one is rendered by toDataRowWire. */
+const INEXACT: Partial<Record<SqlType, readonly string[]>> = {
+  'double precision': ['0.00001', '1e15', '-1e300', '1e-300'],
+  timestamptz: [`'0999-12-31 23:59:59+00'`],
+};
 
-/** Values PostgreSQL writes otherwise (exponents, a year of three digits): the batch is rendered by toDataRowWire. */
-const INEXACT: Uplink[] = [
-  [`'2026-05-02 00:00:00+00'`, 'NULL', '0.00001', '21', '3.3', 'NULL', 'NULL', 'NULL'],
-  [`'2026-05-02 00:00:01+00'`, 'NULL', '1e15', '-1e300', '3.3', '1e-300', '2', 'NULL'],
-  [`'2026-05-02 00:00:02+00'`, `'0999-12-31 23:59:59+00'`, '50', '21', '3.3', 'NULL', 'NULL', 'NULL'],
-];
+/** The columns a data row reads that a fixture fills (the uid is drawn; received_at places the row in time and a partition). */
+const FILLED = DATA_ROW_COLUMNS.filter((c) => c !== 'uid' && c !== 'received_at');
+
+/** A column's exact values: without NULL where the column refuses it. */
+const exactValues = (column: UplinkColumn): readonly string[] => {
+  const { type, nullable } = UPLINK_COLUMNS[column];
+  const values = EXACT[type];
+  if (!values) throw new Error(`a data row reads ${column} (${type}): give EXACT values of ${type}`);
+  return nullable ? values : values.filter((v) => v !== 'NULL');
+};
+
+/** A fixture uplink: received_at and the filled columns, as SQL. */
+type Uplink = { at: string } & Partial<Record<UplinkColumn, string>>;
+
+/**
+ * `count` uplinks a second apart (at microseconds), each filled column given every one of its exact
+ * values in the first rows, then drawn by a seeded generator, NULL one time in four where allowed:
+ * every member is seen null and valued, written and left out (the test says so).
+ */
+function varied(count: number, seed = 7): Uplink[] {
+  let state = seed;
+  // A linear congruential generator's high bits (its low ones repeat within a few draws).
+  const next = () => (state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) >>> 16;
+  return Array.from({ length: count }, (_, i): Uplink => {
+    const row: Uplink = { at: `'2026-05-01 12:03:04.123456+00'::timestamptz + interval '${i} seconds'` };
+    FILLED.forEach((column, j) => {
+      const values = exactValues(column);
+      // The first rows take every value of each column in turn; the rest draw them.
+      if (i < values.length) row[column] = values[(i + 3 * j) % values.length];
+      else row[column] = UPLINK_COLUMNS[column].nullable && next() % 4 === 0 ? 'NULL' : values[next() % values.length];
+    });
+    return row;
+  });
+}
 
 describe('UplinkReadsRepository.dataJson (data rows written by PostgreSQL)', () => {
   let ds: DataSource;
@@ -33,15 +94,14 @@ describe('UplinkReadsRepository.dataJson (data rows written by PostgreSQL)', () 
   let account: number;
   const sqls: string[] = [];
 
-  const insert = async (eui: string, uplinks: Uplink[]): Promise<number> => {
-    const [{ uid }] = await ds.query(`INSERT INTO devices (eui, owner_id, label) VALUES ($1, $2, 'reads') RETURNING uid`, [eui, account]);
-    if (uplinks.length === 0) return uid;
-    const values = uplinks.map((u) => `(${uid}, ${u[0]}, ${u[1]}, ${u.slice(2).join(', ')}, 1, '\\x01'::bytea)`);
-    await ds.query(
-      `INSERT INTO uplinks (device_id, received_at, ts_device, humidity, temperature, battery_voltage, geoloc_lat, geoloc_lon, geoloc_alt, port, payload)
-       VALUES ${values.join(', ')}`,
+  const insert = async (eui: string, uplinks: Uplink[], uid?: string): Promise<number> => {
+    const [{ uid: device }] = await ds.query(`INSERT INTO devices (eui, owner_id, label) VALUES ($1, $2, 'reads') RETURNING uid`, [eui, account]);
+    if (uplinks.length === 0) return device;
+    const values = uplinks.map(
+      (u) => `(${[uid ?? `nextval('uplinks_uid_seq')`, device, u.at, ...FILLED.map((c) => u[c] ?? 'NULL'), 1, `'\\x01'::bytea`].join(', ')})`,
     );
-    return uid;
+    await ds.query(`INSERT INTO uplinks (uid, device_id, received_at, ${FILLED.join(', ')}, port, payload) VALUES ${values.join(', ')}`);
+    return device;
   };
   const collect = async <T>(batches: AsyncIterable<T[]>): Promise<T[]> => {
     const all: T[] = [];
@@ -82,43 +142,58 @@ describe('UplinkReadsRepository.dataJson (data rows written by PostgreSQL)', () 
     await stop?.();
   });
 
-  it('writes what the mapping writes, in PostgreSQL, for NaN, infinities, minus zero, long digits, microseconds, old and far dates and every position form', async () => {
-    const device = await insert('00000000000000E1', EXACT);
+  it('writes what the mapping writes, in PostgreSQL, member by member, for every kind of value of every column a data row reads', async () => {
+    const uplinks = varied(120);
+    const device = await insert('00000000000000E1', uplinks);
     for (const order of ['asc', 'desc'] as const) {
       const { json, expected, fellBack } = await both(device, { order });
       expect(json).toBe(expected);
-      expect(JSON.parse(`[${json}]`)).toHaveLength(EXACT.length);
       expect(fellBack).toBe(false);
+      // The rows hold what the test says: each member null and valued, left out and written.
+      const rows = JSON.parse(`[${json}]`) as Record<string, unknown>[];
+      expect(rows).toHaveLength(uplinks.length);
+      for (const m of DATA_ROW_MEMBERS as readonly DataRowMember[]) {
+        const seen = new Set(rows.map((row) => (!(m.key in row) ? 'absent' : row[m.key] === null ? 'null' : 'valued')));
+        const expectedSeen = m.kind !== 'number' ? ['valued'] : m.omitUnless ? ['absent', 'null', 'valued'] : ['null', 'valued'];
+        expect([m.key, [...seen].sort()]).toEqual([m.key, expectedSeen]);
+      }
+    }
+    // Every exact value of every filled column is in the rows.
+    for (const column of FILLED) {
+      expect([column, new Set(uplinks.map((u) => u[column])).size]).toEqual([column, exactValues(column).length]);
     }
   });
 
-  it('renders a batch the database would write otherwise (an exponent, a year before 1000) with the mapping', async () => {
-    const device = await insert('00000000000000E2', [...EXACT, ...INEXACT]);
+  it('renders a batch holding a value the database would write otherwise (an exponent, a year before 1000, a uid past 2^53) with the mapping', async () => {
+    const cases = FILLED.flatMap((column) => (INEXACT[UPLINK_COLUMNS[column].type] ?? []).map((value) => ({ column, value })));
+    expect(cases.length).toBeGreaterThan(0);
+    let n = 0;
+    for (const { column, value } of cases) {
+      // The inexact value in a row whose other columns hold values, so that the member is written.
+      const uplinks = varied(5, 11 + n);
+      const row: Uplink = { at: `'2026-05-01 12:03:04.123456+00'::timestamptz + interval '5 seconds'` };
+      for (const c of FILLED) row[c] = exactValues(c).find((v) => v !== 'NULL' && !v.includes('NaN') && !v.includes('Infinity'));
+      row[column] = value;
+      const device = await insert(`00000000000001${String(n++).padStart(2, '0')}`, [...uplinks, row]);
+      const { json, expected, fellBack } = await both(device);
+      expect([column, value, json]).toEqual([column, value, expected]);
+      expect([column, value, fellBack]).toEqual([column, value, true]);
+      expect(JSON.parse(`[${json}]`)).toHaveLength(6);
+    }
+    const device = await insert('00000000000000E2', varied(1), '9007199254740993');
     const { json, expected, fellBack } = await both(device);
     expect(json).toBe(expected);
-    expect(JSON.parse(`[${json}]`)).toHaveLength(EXACT.length + INEXACT.length);
     expect(fellBack).toBe(true);
   });
 
   it('walks a long history in keyset batches in both orders, within a range and a limit, as the rows do', async () => {
-    const device = await insert(
-      '00000000000000E3',
-      Array.from({ length: 2 * READ_BATCH + 7 }, (_, i): Uplink => {
-        // Pairs share a received_at (the uid breaks the tie); every ninth has a position. Whole
-        // milliseconds, as ingestion writes them: the rows' keyset is a JavaScript Date.
-        const at = `'2026-06-01 00:00:00+00'::timestamptz + interval '${Math.floor(i / 2)} seconds 250 milliseconds'`;
-        return [
-          at,
-          'NULL',
-          String(40 + (i % 50) / 7),
-          String(i % 13 === 0 ? 'NULL' : -5 + i / 3),
-          '3.6',
-          i % 9 ? 'NULL' : '47.5',
-          i % 9 ? 'NULL' : '7.25',
-          'NULL',
-        ];
-      }),
-    );
+    // Pairs share a received_at (the uid breaks the tie). Whole milliseconds, as ingestion writes
+    // them: the rows' keyset is a JavaScript Date.
+    const uplinks = varied(2 * READ_BATCH + 7, 3).map((u, i) => ({
+      ...u,
+      at: `'2026-06-01 00:00:00+00'::timestamptz + interval '${Math.floor(i / 2)} seconds 250 milliseconds'`,
+    }));
+    const device = await insert('00000000000000E3', uplinks);
     const from = Date.parse('2026-06-01T00:05:00Z') / 1000;
     for (const range of [{}, { order: 'desc' as const }, { limit: READ_BATCH + 3 }, { from, to: from + 1_000, order: 'desc' as const }]) {
       const { json, expected, fellBack } = await both(device, range);

@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { toDataRowWire, type UplinkIssues } from '@dts/domain';
+import { DATA_ROW_MEMBERS, type DataRowMember, toDataRowWire, type UplinkIssues } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { ReadDatabase } from '../read/read-database';
-import { DATA_ROW_COLUMNS, type DataRow, selectColumn, sqlList, UPLINK_READ_COLUMNS, type UplinkRow } from './uplink-columns';
+import type { SqlType } from '../sql/columns';
+import {
+  DATA_ROW_COLUMNS,
+  type DataRow,
+  selectColumn,
+  sqlList,
+  UPLINK_COLUMNS,
+  UPLINK_READ_COLUMNS,
+  type UplinkColumn,
+  type UplinkRow,
+} from './uplink-columns';
 
 export type { DataRow, UplinkRow } from './uplink-columns';
 
@@ -96,22 +106,90 @@ const jsonNumber = (text: string) =>
   `CASE WHEN ${text} IS NULL OR ${text} IN ('NaN', 'Infinity', '-Infinity') THEN 'null' WHEN ${text} IN ('0', '-0') THEN '0' ELSE ${text} END`;
 
 /**
+ * A member's key as SQL text of JSON: `"key":` after a comma, or after the brace for the first; with
+ * the opening quote of a text value (one concatenation less per row).
+ */
+const memberKey = (m: DataRowMember, first: boolean) => `'${first ? '{' : ','}${JSON.stringify(m.key).replaceAll("'", "''")}:${m.kind === 'iso' ? '"' : ''}'`;
+
+/**
+ * A member's value as PostgreSQL writes it from the batch's row `b` and the row's texts `x` (the
+ * moment it describes, `x.at`, and each number column's text), as JSON.stringify writes the
+ * mapping's value for the rows DATA_JSON_EXACT admits.
+ */
+function memberValue(m: DataRowMember): string {
+  switch (m.kind) {
+    case 'id':
+      return `b.${m.column}`;
+    case 'unix':
+      return 'floor(extract(epoch FROM x.at))::bigint';
+    case 'iso':
+      // Opened by memberKey.
+      return `to_char(x.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || '+00:00"'`;
+    case 'number':
+      return jsonNumber(`x.${m.column}`);
+  }
+}
+
+/** The SQL types a `number` member may read: pg gives them as numbers, and their text is the number's. */
+const NUMBER_TYPES: readonly SqlType[] = ['double precision', 'integer', 'smallint'];
+
+/** The number columns the members write, each read once as text in the batch's LATERAL. */
+const NUMBER_COLUMNS = [...new Set(DATA_ROW_MEMBERS.flatMap((m: DataRowMember) => (m.kind === 'number' ? [m.column] : [])))];
+for (const column of NUMBER_COLUMNS) {
+  const { type } = UPLINK_COLUMNS[column as UplinkColumn];
+  if (!NUMBER_TYPES.includes(type)) throw new Error(`data row member column ${column} is ${type}: dataJsonSql writes ${NUMBER_TYPES.join(', ')} only`);
+}
+if ('omitUnless' in DATA_ROW_MEMBERS[0]) throw new Error('the first data row member must always be written: the others follow it with a comma');
+
+/**
  * A data row's wire JSON (libs/domain toDataRowWire, docs/api.md §5) written by PostgreSQL, byte
  * for byte what JSON.stringify(toDataRowWire(row)) writes, for the rows DATA_JSON_EXACT admits:
- * members in the mapping's order, no spaces, `time_stamp` from the UTC fields.
- * uplink-reads.repository.int-spec.ts compares the two on both databases.
+ * DATA_ROW_MEMBERS in their order, no spaces, a run of members with the same `omitUnless` written
+ * or left out by one CASE (nested in the run its `omitUnless` extends). Generated from the members,
+ * as toDataRowWire is, so the two cannot part; uplink-reads.repository.int-spec.ts compares them on
+ * both databases, member by member.
  */
-const DATA_JSON = `'{"uid":' || b.uid || ',"ts_unix":' || floor(extract(epoch FROM x.at))::bigint
-           || ',"time_stamp":"' || to_char(x.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || '+00:00"'
-           || ',"humidity":' || ${jsonNumber('x.humidity')} || ',"temperature":' || ${jsonNumber('x.temperature')} || ',"battery":' || ${jsonNumber('x.battery')}
-           || CASE WHEN b.geoloc_lat IS NULL OR b.geoloc_lon IS NULL THEN ''
-                   ELSE ',"geoloc_LAT":' || ${jsonNumber('x.lat')} || ',"geoloc_LON":' || ${jsonNumber('x.lon')}
-                        || CASE WHEN b.geoloc_alt IS NULL THEN '' ELSE ',"geoloc_ALT":' || ${jsonNumber('x.alt')} END
-              END || '}'`;
+const DATA_JSON = (() => {
+  // Runs of members left out together, innermost last: a run whose `omitUnless` extends the one
+  // around it is written inside it (the altitude inside the position), so each row tests each
+  // column once.
+  const top: string[] = [];
+  const runs: { when: readonly string[]; test: readonly string[]; parts: string[] }[] = [];
+  const close = () => {
+    const run = runs.pop();
+    if (!run) return;
+    const part = `CASE WHEN ${run.test.map((c) => `b.${c} IS NULL`).join(' OR ')} THEN '' ELSE ${run.parts.join(' || ')} END`;
+    (runs.at(-1)?.parts ?? top).push(part);
+  };
+  const extendsRun = (when: readonly string[], run: { when: readonly string[] }) => run.when.every((c, i) => when[i] === c);
+  DATA_ROW_MEMBERS.forEach((m: DataRowMember, i) => {
+    const part = `${memberKey(m, i === 0)} || ${memberValue(m)}`;
+    const when = m.kind === 'number' ? (m.omitUnless ?? []) : [];
+    for (let run = runs.at(-1); run && !extendsRun(when, run); run = runs.at(-1)) close();
+    const around = runs.at(-1)?.when ?? [];
+    if (when.length > around.length) runs.push({ when, test: when.slice(around.length), parts: [part] });
+    else (runs.at(-1)?.parts ?? top).push(part);
+  });
+  while (runs.length > 0) close();
+  return `${top.join('\n           || ')} || '}'`;
+})();
 
-/** Where DATA_JSON is exact: no number in exponent form, a four-digit year, a uid a double holds. */
-const DATA_JSON_EXACT = `strpos(concat(x.humidity, x.temperature, x.battery, x.lat, x.lon, x.alt), 'e') = 0
-           AND extract(year FROM x.at AT TIME ZONE 'UTC') BETWEEN 1000 AND 9999 AND b.uid::bigint < 9007199254740992`;
+/**
+ * Where DATA_JSON is exact: no number in exponent form (PostgreSQL's `1e-05` against
+ * JSON.stringify's `0.00001`), a four-digit year, a uid a double holds.
+ */
+const DATA_JSON_EXACT = [
+  NUMBER_COLUMNS.length > 0 ? `strpos(concat(${NUMBER_COLUMNS.map((c) => `x.${c}`).join(', ')}), 'e') = 0` : null,
+  DATA_ROW_MEMBERS.some((m: DataRowMember) => m.kind === 'unix' || m.kind === 'iso')
+    ? `extract(year FROM x.at AT TIME ZONE 'UTC') BETWEEN 1000 AND 9999`
+    : null,
+  ...DATA_ROW_MEMBERS.flatMap((m: DataRowMember) => (m.kind === 'id' ? [`b.${m.column}::bigint < 9007199254740992`] : [])),
+]
+  .filter((c) => c !== null)
+  .join('\n           AND ');
+
+/** The row's texts DATA_JSON writes: the moment it describes, and each number column as PostgreSQL writes it. */
+const DATA_TEXTS = sqlList(['coalesce(b.ts_device, b.received_at) AS at', ...NUMBER_COLUMNS.map((c) => `b.${c}::text AS ${c}`)], '                       ');
 
 /**
  * One keyset batch of data rows (uplinkRangeSql's, same parameters) as a single row: the batch's
@@ -129,8 +207,7 @@ export function dataJsonSql(order: 'asc' | 'desc', keyset: boolean, issues: Upli
          (array_agg(b.received_at::text ORDER BY b.received_at ${back}, b.uid::bigint ${back}))[1] AS last_at,
          (array_agg(b.uid ORDER BY b.received_at ${back}, b.uid::bigint ${back}))[1] AS last_uid
        FROM (${uplinkRangeSql(order, keyset, { data: true, issues })}) b,
-       LATERAL (SELECT coalesce(b.ts_device, b.received_at) AS at, b.humidity::text AS humidity, b.temperature::text AS temperature,
-                       b.battery_voltage::text AS battery, b.geoloc_lat::text AS lat, b.geoloc_lon::text AS lon, b.geoloc_alt::text AS alt) x`;
+       LATERAL (SELECT ${DATA_TEXTS}) x`;
 }
 
 export const UPLINKS_AFTER_UID_SQL = `SELECT ${COLUMNS}
