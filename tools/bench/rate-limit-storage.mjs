@@ -57,7 +57,7 @@ function loadOwn() {
   const files = {
     storage: 'apps/api/src/common/throttling/batched-throttler.storage.ts',
     counters: 'apps/api/src/common/throttling/shared-counters.ts',
-    repository: 'libs/persistence/src/repositories/rate-limits.repository.ts',
+    repository: 'libs/persistence/src/rate-limits/rate-limits.repository.ts',
     // The Redis counters before rate-limiter-flexible: the service's own Lua script.
     countersBefore: `git:${BEFORE}:apps/api/src/common/throttling/shared-counters.ts`,
   };

@@ -1,5 +1,5 @@
-import { META_SELECT } from './repositories/device-meta-columns';
-import { seriesRegions, seriesSql } from './repositories/series.sql';
+import { META_SELECT } from './devices/device-meta-columns';
+import { seriesRegions, seriesSql } from './series/series.sql';
 import { STORE_UPLINKS_SQL } from './uplinks/store-uplinks.sql';
 import { dataJsonSql, LATEST_UPLINK_SQL, uplinkRangeSql, UPLINKS_AFTER_UID_SQL } from './uplinks/uplink-reads.repository';
 import { APPLY_DECODED_SQL, PAYLOAD_BATCH_SQL } from './uplinks/uplinks.repository';

@@ -102,7 +102,7 @@ export async function run(ctx) {
  * range, then the read), timed through pg on a connection set up as the route's (JIT off).
  */
 async function rollupRead(ctx, pool, { deviceUid, from, to, requests }) {
-  const { seriesRegions, seriesSql } = require(distFile(ctx, 'libs/persistence/src/repositories/series.sql.js'));
+  const { seriesRegions, seriesSql } = require(distFile(ctx, 'libs/persistence/src/series/series.sql.js'));
   const request = { deviceUid, members: ['temperature', 'humidity'], aggregates: ['min', 'avg', 'max', 'count'], intervalSeconds: 3600 };
   const regions = seriesRegions({ from, to, intervalSeconds: 3600, hourlyFrom: Number.NEGATIVE_INFINITY, dailyFrom: Number.NEGATIVE_INFINITY });
   const { sql, params } = seriesSql({ ...request, regions });

@@ -4,7 +4,7 @@ import type { DigestedAlertMail } from '@dts/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import { hourWindow, hourWindowEnd, type MailCounter, takeMailPlaces } from '../mail/mail-counts';
 import type { AlertChange } from '../integrations/routing-batch';
-import { returningRows } from '../repositories/sql-results';
+import { returningRows } from '../sql/sql-results';
 
 export type AlertMailAction = 'raised' | 'cleared';
 

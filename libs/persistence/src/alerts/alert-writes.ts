@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { RuleKind } from '@dts/domain';
-import { onlyRow, returningRows } from '../repositories/sql-results';
+import { onlyRow, returningRows } from '../sql/sql-results';
 
 /** An alert to raise: the rule as it is now (its name and kind are kept with the alert). */
 export interface AlertToRaise {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AlertStateFilter, RuleKind, StoredAlertMailState } from '@dts/domain';
 import { DataSource } from 'typeorm';
-import { returningRows } from '../repositories/sql-results';
+import { returningRows } from '../sql/sql-results';
 
 export interface AlertRow {
   uid: string;

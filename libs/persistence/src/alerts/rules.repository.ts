@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RuleDefinition } from '@dts/domain';
 import { DataSource, type EntityManager } from 'typeorm';
-import { onlyRow, queryOne, returningRows } from '../repositories/sql-results';
+import { onlyRow, queryOne, returningRows } from '../sql/sql-results';
 
 export interface RuleRow extends RuleDefinition {
   uid: number;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { onlyRow, queryOne, returningRows } from '../repositories/sql-results';
+import { onlyRow, queryOne, returningRows } from '../sql/sql-results';
 
 export interface CacheEntryStatus {
   version: number;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { ImageLabelWire, StoredImage } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { ReadDatabase } from '../read/read-database';
-import { ACCESSIBLE } from '../repositories/device-sql';
+import { ACCESSIBLE } from '../devices/device-sql';
 
 /** What the gallery and the live feeds show of an image: a list entry, its camera's EUI, the keyset. */
 export interface ImageGalleryRow extends StoredImage {

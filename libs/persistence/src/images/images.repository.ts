@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { AnnotationWire, ImagePredictionWire, StoredAnnotation } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { LiveBus } from '../live/live-bus';
-import { onlyRow, returningRows } from '../repositories/sql-results';
+import { onlyRow, returningRows } from '../sql/sql-results';
 
 export interface ImageRow {
   uid: number;

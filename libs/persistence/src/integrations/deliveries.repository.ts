@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DeliveryState, EventType } from '@dts/domain';
 import { DataSource } from 'typeorm';
-import { queryOne, returningRows } from '../repositories/sql-results';
+import { queryOne, returningRows } from '../sql/sql-results';
 
 /** A lane held by a worker: one integration and one device, whose deliveries go out in order. */
 export interface ClaimedLane {

@@ -6,9 +6,9 @@ import type { AlertRow } from '../alerts/alerts.repository';
 import { ALERT_ROW_QUERY } from '../alerts/alerts.repository';
 import { type AlertMailLimits, decideMails } from '../alerts/alert-mails.repository';
 import { clearAlert, raiseAlert } from '../alerts/alert-writes';
-import { queryOne } from '../repositories/sql-results';
+import { queryOne } from '../sql/sql-results';
 import { IMAGE_ROW_COLUMNS, type ImageRow } from '../images/images.repository';
-import { COMMAND_ROW_QUERY, type CommandRow } from '../repositories/commands.repository';
+import { COMMAND_ROW_QUERY, type CommandRow } from '../commands/commands.repository';
 import { UPLINK_ROW_SELECT, type UplinkRow } from '../uplinks/uplink-reads.repository';
 import {
   type AlertChange,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DeviceFilterWire, EventType, IntegrationKind } from '@dts/domain';
 import { DataSource } from 'typeorm';
-import { onlyRow, queryOne, returningRows } from '../repositories/sql-results';
+import { onlyRow, queryOne, returningRows } from '../sql/sql-results';
 
 export interface IntegrationRow {
   uid: number;

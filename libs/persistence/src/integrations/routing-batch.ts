@@ -2,7 +2,7 @@ import type { DeviceFilterWire, EventType, FenceTrigger, GeoJsonPolygon, RuleKin
 import type { AlertRow } from '../alerts/alerts.repository';
 import type { AlertToRaise } from '../alerts/alert-writes';
 import type { ImageRow } from '../images/images.repository';
-import type { CommandRow } from '../repositories/commands.repository';
+import type { CommandRow } from '../commands/commands.repository';
 import type { UplinkRow } from '../uplinks/uplink-reads.repository';
 
 /*

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { returningRows } from '../repositories/sql-results';
+import { returningRows } from '../sql/sql-results';
 import { cutoffDay } from './partition-bounds';
 import { type TimePartition, TimePartitionsRepository } from './time-partitions.repository';
 import { TIMESERIES_SETTINGS, type TimeseriesSettings } from './timeseries-settings';

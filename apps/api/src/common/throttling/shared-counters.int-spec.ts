@@ -11,7 +11,7 @@ import { RedisSharedCounters, redisWindowKey } from './shared-counters';
  * The Redis counters (rate-limiter-flexible's RateLimiterRedis) on the single Redis of
  * TEST_REDIS_URL and on a three-master Redis Cluster started here, alone and under the batching
  * layer, and the failed logins per name counted there. In the PostgreSQL + Redis pass of `npm test`; PostgreSQL's counters are
- * libs/persistence/src/repositories/rate-limits.repository.int-spec.ts.
+ * libs/persistence/src/rate-limits/rate-limits.repository.int-spec.ts.
  */
 const single = process.env.TEST_REDIS_URL || null;
 const suite = single ? describe : describe.skip;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { databasePoolStats, type PoolStats } from '@dts/platform';
 import { DataSource } from 'typeorm';
-import { queryOne } from './sql-results';
+import { queryOne } from '../sql/sql-results';
 
 /** Below this many uplinks (by the planner's estimate) they are counted exactly; above, estimated. */
 export const UPLINKS_EXACT_COUNT_LIMIT = 1_000_000;

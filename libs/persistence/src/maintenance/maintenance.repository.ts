@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { queryOne } from './sql-results';
+import { queryOne } from '../sql/sql-results';
 
 export interface PurgeCounts {
   sessions: number;

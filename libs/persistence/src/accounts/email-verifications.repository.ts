@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { hourWindow, mailsCounted, takeMailPlaces } from '../mail/mail-counts';
-import { uniqueViolation } from './pg-errors';
+import { uniqueViolation } from '../sql/pg-errors';
 
 /**
  * What confirming a verification token did: `ok` with the account's address (now verified) and,

@@ -5,7 +5,7 @@ import { ReadDatabase } from '../read/read-database';
 import type { DeviceMetaRow } from './device-meta-columns';
 import { DEVICE_META_COLUMNS, META_SELECT } from './device-meta-columns';
 import { ACCESSIBLE } from './device-sql';
-import { queryOne, returningRows } from './sql-results';
+import { queryOne, returningRows } from '../sql/sql-results';
 import { statement, Statements } from '../sql/statements';
 
 /** GET /user/device: the EUIs the account may see, in order (docs/benchmarks.md, figure 4). */

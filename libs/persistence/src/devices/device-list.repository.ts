@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ReadDatabase } from '../read/read-database';
 import { META_COLUMNS, META_FROM } from './device-meta-columns';
 import { ACCESSIBLE } from './device-sql';
-import { onlyRow, queryOne } from './sql-results';
+import { onlyRow, queryOne } from '../sql/sql-results';
 import type { DeviceMetaRow } from './devices.repository';
 
 export type DeviceListSortKey = 'label' | 'eui' | 'type' | 'folder' | 'last_seen' | 'battery' | 'signal' | 'firmware';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { uniqueViolation } from './pg-errors';
-import { queryOne, returningRows } from './sql-results';
+import { uniqueViolation } from '../sql/pg-errors';
+import { queryOne, returningRows } from '../sql/sql-results';
 
 export interface NewDevice {
   eui: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { queryOne, returningRows } from './sql-results';
+import { queryOne, returningRows } from '../sql/sql-results';
 
 export interface HandoverRow {
   eui: string;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { COMMAND_STATUS_RANK, type CommandStatus, isWaiting, type QueueRemoval, SIMULATED } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { LiveBus } from '../live/live-bus';
-import { onlyRow, queryOne, returningRows } from './sql-results';
+import { onlyRow, queryOne, returningRows } from '../sql/sql-results';
 
 export interface CommandRow {
   uid: number;

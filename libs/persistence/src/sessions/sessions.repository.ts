@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SessionEntity } from '../entities';
-import { returningRows } from './sql-results';
+import { returningRows } from '../sql/sql-results';
 
 /** Where a session was started from, as the api saw the sign-in request. */
 export interface SessionClient {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ACCESSIBLE } from './device-sql';
-import { onlyRow, returningRows } from './sql-results';
+import { ACCESSIBLE } from '../devices/device-sql';
+import { onlyRow, returningRows } from '../sql/sql-results';
 
 export interface FenceRow {
   uid: number;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { returningRows } from './sql-results';
+import { returningRows } from '../sql/sql-results';
 
 @Injectable()
 export class PasswordResetsRepository {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { CodecExampleWire } from '@dts/domain';
-import { queryOne, returningRows } from './sql-results';
+import { queryOne, returningRows } from '../sql/sql-results';
 
 /** An account's codec as its routes show it (docs/api.md §13). */
 export interface CodecRow {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccountEntity } from '../entities';
-import { returningRows } from './sql-results';
+import { returningRows } from '../sql/sql-results';
 
 export interface NewAccount {
   username: string;

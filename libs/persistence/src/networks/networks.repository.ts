@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { HttpJsonMappingWire, NetworkAdapter } from '@dts/domain';
 import { DataSource } from 'typeorm';
-import { onlyRow, returningRows } from './sql-results';
+import { onlyRow, returningRows } from '../sql/sql-results';
 
 export interface AccountNetworkRow {
   uid: number;
