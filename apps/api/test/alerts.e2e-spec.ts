@@ -1,10 +1,14 @@
-import type { AlertEventWire, AlertWire, CreateRuleRequest, RuleWire } from '@dts/domain';
+import { type AlertEventWire, type AlertWire, type CreateRuleRequest, QUEUES, type RuleWire } from '@dts/domain';
+import { getQueueToken } from '@nestjs/bullmq';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials } from './support/accounts';
 import { expectApiError, expectError } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
+import { allEventsRouted } from './support/outbox';
 import { lpp } from './support/payloads';
 import { at } from './support/present';
 import { startSmtpServer, verificationToken } from './support/smtp-server';
@@ -19,7 +23,6 @@ import { WebhookReceiver } from './support/webhook-receiver';
 
 type Account = Awaited<ReturnType<typeof accountWithCredentials>>;
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // The Vondelpark, roughly: [lon, lat].
 const PARK = {
   type: 'Polygon' as const,
@@ -59,14 +62,19 @@ describe('alert rules and alerts', () => {
     return eui;
   };
   const alertsOf = (eui: string) => alice.client.alerts.list({ eui });
-  const waitAlerts = async (eui: string, predicate: (a: AlertWire[]) => boolean, timeoutMs = 15_000) => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const list = await alertsOf(eui);
-      if (predicate(list)) return list;
-      if (Date.now() > until) throw new Error(`alerts of ${eui}: ${JSON.stringify(list)}`);
-      await sleep(100);
-    }
+  const waitAlerts = (eui: string, predicate: (a: AlertWire[]) => boolean, timeoutMs = 15_000) =>
+    eventually(
+      async () => {
+        const list = await alertsOf(eui);
+        if (!predicate(list)) throw new Error(JSON.stringify(list));
+        return list;
+      },
+      { what: `the alerts of ${eui}`, timeoutMs },
+    );
+  /** Runs the offline check once, through its queue as its scheduler does, and waits for it to finish. */
+  const offlineCheck = async () => {
+    const job = await svc.app.get<Queue>(getQueueToken(QUEUES.alertsOfflineCheck)).add('alerts.offline-check', {});
+    await eventually(async () => (await job.getState()) === 'completed', { what: 'an offline check' });
   };
   const count = async (table: string) => Number((await ds.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
   /** The device's live feed, collected in the background until aborted. */
@@ -192,7 +200,8 @@ describe('alert rules and alerts', () => {
       await alice.client.rules.create({ name: 'Parked bike leaves', kind: 'fence', fence: moving, on: 'leave', devices: { euis: [eui] } });
       await ingest(eui, lpp({ gps: INSIDE }));
       await ingest(eui, lpp({ gps: INSIDE }));
-      await sleep(1_200);
+      // Both judged (routed) and nothing raised.
+      await allEventsRouted(ds);
       expect(await alertsOf(eui)).toEqual([]);
       // The park moves a few kilometres east: the bike, where it was, is now outside.
       await alice.client.fences.update(moving, {
@@ -218,7 +227,8 @@ describe('alert rules and alerts', () => {
 
       await ingest(eui, lpp({ gps: INSIDE }));
       await ingest(eui, lpp({ gps: INSIDE }));
-      await sleep(1_200);
+      // Both judged (routed) and nothing raised.
+      await allEventsRouted(ds);
       expect(await alertsOf(eui)).toEqual([]);
       await ingest(eui, lpp({ gps: OUTSIDE }));
       const raised = at(await waitAlerts(eui, (l) => l.length === 1), 0, 'alert');
@@ -262,8 +272,7 @@ describe('alert rules and alerts', () => {
         'Cleared: Park bike left fence Vondelpark',
       ]);
       const sentBoth = { raised: { state: 'sent', reason: null }, cleared: { state: 'sent', reason: null } };
-      for (let i = 0; i < 100 && JSON.stringify((await alice.client.alerts.get(raised.uid)).mail) !== JSON.stringify(sentBoth); i++) await sleep(100);
-      expect((await alice.client.alerts.get(raised.uid)).mail).toEqual(sentBoth);
+      await eventually(async () => expect((await alice.client.alerts.get(raised.uid)).mail).toEqual(sentBoth), { what: 'both mails to be recorded sent' });
 
       // This device's: the account's feed may still carry the notice of an earlier test's alert.
       const alertsOn = (feed: SseClient) =>
@@ -271,8 +280,7 @@ describe('alert rules and alerts', () => {
           .filter((e) => e.event === 'alert')
           .map((e) => e.data as AlertWire)
           .filter((a) => a.devEUI === eui);
-      for (let i = 0; i < 50 && alertsOn(live).length < 2; i++) await sleep(100);
-      for (let i = 0; i < 50 && alertsOn(accountFeed).length < 2; i++) await sleep(100);
+      await eventually(() => alertsOn(live).length >= 2 && alertsOn(accountFeed).length >= 2, { what: 'both notices on both feeds' });
       for (const feed of [live, accountFeed, bobsFeed]) feed.close();
       for (const feed of [live, accountFeed]) {
         expect(alertsOn(feed).map((a) => [a.uid, a.state])).toEqual([
@@ -344,7 +352,9 @@ describe('alert rules and alerts', () => {
       const offline = at(await waitAlerts(eui, (l) => l.length === 1, 20_000), 0, 'alert');
       expect(offline).toMatchObject({ state: 'active', rule: { uid: rule.uid, kind: 'offline' }, message: 'Silent has sent nothing for 1 minute' });
       expect(offline.details).toMatchObject({ minutes: 1, last_uplink_unix: expect.any(Number) });
-      await sleep(2_500);
+      // Checked again, still silent: no second alert.
+      await offlineCheck();
+      await offlineCheck();
       expect(await alertsOf(eui)).toHaveLength(1);
       await ingest(eui, lpp({ t: 21 }));
       const back = at(await waitAlerts(eui, (l) => l[0]?.state === 'cleared'), 0, 'alert');

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { accountWithCredentials, bearer, login, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually, pause } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -70,7 +71,6 @@ const NOT_FOUND = [404, 'NOT_FOUND'] as const;
 const FORBIDDEN = [403, 'FORBIDDEN'] as const;
 const ADMIN_ONLY = [403, 'ADMIN_ONLY'] as const;
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sqlTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const ADMIN = { username: 'matrix_admin', password: 'matrix-admin-password-0123' };
 const CODEC = 'function decodeUplink(input) { return { data: { n: input.bytes.length }, warnings: [], errors: [] }; }';
@@ -153,11 +153,10 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   let retentionEdits = 0;
   /** The image's hash once the worker made its thumbnail. */
   const thumbReady = async (hash: string) => {
-    for (let i = 0; i < 200; i++) {
-      if ((await ownerGet<{ meta: { status: number } }>(`/user/device/image/${fx.eui}/${hash}`)).meta.status >= 4) return hash;
-      await sleep(50);
-    }
-    throw new Error(`no thumbnail for ${hash}`);
+    await eventually(async () => (await ownerGet<{ meta: { status: number } }>(`/user/device/image/${fx.eui}/${hash}`)).meta.status >= 4, {
+      what: `the thumbnail of ${hash}`,
+    });
+    return hash;
   };
 
   // Fresh objects for calls that consume theirs.
@@ -908,13 +907,15 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       await as(owner).post('/user/rule', { name: 'matrix', kind: 'offline', minutes: 1, devices: { euis: [fx.eui] } }),
       201,
     ).uid;
-    for (let i = 0; i < 300 && !(fx.delivery && fx.alert); i++) {
-      await sleep(100);
-      fx.delivery =
-        (await ownerGet<{ id: number; state: string }[]>(`/user/integration/${fx.integration}/deliveries`)).find((d) => d.state === 'delivered')?.id ?? 0;
-      fx.alert = (await ownerGet<{ uid: number }[]>(`/user/alert?eui=${fx.eui}`))[0]?.uid ?? 0;
-    }
-    expect(fx.delivery && fx.alert).toBeTruthy();
+    await eventually(
+      async () => {
+        fx.delivery =
+          (await ownerGet<{ id: number; state: string }[]>(`/user/integration/${fx.integration}/deliveries`)).find((d) => d.state === 'delivered')?.id ?? 0;
+        fx.alert = (await ownerGet<{ uid: number }[]>(`/user/alert?eui=${fx.eui}`))[0]?.uid ?? 0;
+        return !!(fx.delivery && fx.alert);
+      },
+      { what: 'a delivered delivery and an alert', timeoutMs: 30_000, intervalMs: 100 },
+    );
     // Disabled, so that nothing of it moves by itself while the matrix compares before and after.
     expectSuccess(await as(owner).patch(`/user/integration/${fx.integration}`, { enabled: false }));
     fx.command = await freshCommand();
@@ -926,8 +927,9 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     fx.otherImageUrl = otherImage.meta.url;
     fx.networkType = (await ownerGet<{ uid: number }[]>('/datamodel/network/type'))[0]!.uid;
     fx.dataType = (await ownerGet<{ uid: number }[]>('/datamodel/data/type/all'))[0]!.uid;
-    // The token's expiry is whole seconds, compared with the database's clock: a second's margin.
-    await sleep(Math.max(0, until + 1_500 - Date.now()));
+    // Real time by nature: the token's expiry is whole seconds, compared with the database's clock
+    // (a second's margin).
+    await pause(Math.max(0, until + 1_500 - Date.now()));
     expectError(
       await svc
         .http()

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
 
@@ -29,7 +30,6 @@ interface Entry {
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 const T0 = 1_777_100_000;
 const ADMIN = { username: 'cacheadmin', password: 'cache admin password 1' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Cayenne LPP: temperature on channel 1, humidity on channel 2. */
 function lpp(t: number, h: number): string {
@@ -68,12 +68,14 @@ describe('data cache', () => {
   };
   /** Polls the entry until it is fresh with `rows` rows. */
   const fresh = async (eui: string, rows: number, timeoutMs = 15_000): Promise<Entry> => {
-    const until = Date.now() + timeoutMs;
     let last = await entry(eui);
-    while (Date.now() < until && !(last.stale === false && last.rows === rows)) {
-      await sleep(200);
-      last = await entry(eui);
-    }
+    await eventually(
+      async () => {
+        last = await entry(eui);
+        return last.stale === false && last.rows === rows;
+      },
+      { what: `a fresh entry of ${rows} rows`, timeoutMs, intervalMs: 200 },
+    ).catch(() => undefined); // the expectation says what it is
     expect(last).toMatchObject({ stale: false, rows });
     return last;
   };
@@ -278,13 +280,10 @@ describe('data cache', () => {
           await runner.query('LOCK TABLE uplinks IN ACCESS EXCLUSIVE MODE');
           const v1 = expectSuccess<{ version: number }>(await admin.post(`/cache/invalidate/${device.devEUI}`), 202).version;
           expect(v1).toBeGreaterThan(first.version);
-          const until = Date.now() + 10_000;
-          let active = false;
-          while (!active && Date.now() < until) {
-            active = (await queue.getActive()).some((j) => j.data?.deviceUid === device.uid);
-            if (!active) await sleep(100);
-          }
-          expect(active).toBe(true);
+          await eventually(async () => (await queue.getActive()).some((j) => j.data?.deviceUid === device.uid), {
+            what: 'the build to be running',
+            intervalMs: 100,
+          });
           // Another invalidation now: the running build is for v1 and will be discarded.
           const v2 = expectSuccess<{ version: number }>(await admin.post(`/cache/invalidate/${device.devEUI}`), 202).version;
           expect(v2).toBeGreaterThan(v1);

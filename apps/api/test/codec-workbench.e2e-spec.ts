@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
+import { eventually } from './support/eventually';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
@@ -134,15 +135,13 @@ describe('codec import, edit and try (/user/codec/import, /user/codec/{uid}, /us
       '42 knots from the East',
     ]);
     // The device's history is decoded again with the new script (device.redecode, in the worker).
-    const until = Date.now() + 15_000;
-    let speed: unknown;
-    while (Date.now() < until) {
-      const [row] = expectSuccess<{ payload_decoded: { speed?: number } }[]>(await as(alice).get('/user/device/table/70B3D57ED00C1A02'));
-      speed = row?.payload_decoded.speed;
-      if (speed === 64) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(speed).toBe(64);
+    await eventually(
+      async () => {
+        const [row] = expectSuccess<{ payload_decoded: { speed?: number } }[]>(await as(alice).get('/user/device/table/70B3D57ED00C1A02'));
+        expect(row?.payload_decoded.speed).toBe(64);
+      },
+      { what: 'the history decoded with the new script', timeoutMs: 15_000, intervalMs: 200 },
+    );
     const renamed = expectSuccess<Codec>(await as(alice).patch(`/user/codec/${codec.uid}`, { name: 'Wind v2', description: 'doubled' }));
     expect(renamed).toMatchObject({ name: 'Wind v2', script: broken, examples: edited.examples });
   });

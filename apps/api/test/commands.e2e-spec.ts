@@ -11,7 +11,9 @@ import type { DataSource } from 'typeorm';
 import { parse } from 'yaml';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually, pause } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
+import { commandDispatchEnded } from './support/queues';
 
 /*
  * Downlink commands (docs/api.md §6, §11): both request forms and every way to get them wrong, who may
@@ -57,7 +59,6 @@ interface Hit {
 type Reply = (hit: Hit, res: ServerResponse, n: number) => void;
 
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const secretHeader: [string, string] = ['X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET];
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -105,19 +106,21 @@ describe('commands', () => {
 
   /** Polls the command until its status is one of `statuses` (or the time is up); returns it as last seen. */
   const waitFor = async (who: Caller, eui: string, uid: number, statuses: Command['status'][], ms = 10_000) => {
-    const until = Date.now() + ms;
-    let last = await find(who, eui, uid);
-    while (!(last && statuses.includes(last.status)) && Date.now() < until) {
-      await sleep(100);
-      last = await find(who, eui, uid);
-    }
+    let last: Command | undefined;
+    await eventually(
+      async () => {
+        last = await find(who, eui, uid);
+        return !!last && statuses.includes(last.status);
+      },
+      { what: `command ${uid} to be ${statuses.join(' or ')}`, timeoutMs: ms },
+    ).catch(() => undefined); // the caller's expectation says what it got instead
     return last;
   };
   const waitUntil = async (check: () => boolean, ms = 10_000) => {
-    const until = Date.now() + ms;
-    while (!check() && Date.now() < until) await sleep(50);
+    await eventually(check, { what: 'the condition', timeoutMs: ms }).catch(() => undefined);
     return check();
   };
+  const dispatchEnded = (uid: number) => commandDispatchEnded(svc, uid);
 
   /** A local HTTP server standing in for a network's API; records every request. */
   const fakeNetwork = async (reply: Reply, port = 0) => {
@@ -607,14 +610,15 @@ describe('commands', () => {
       const first = await send(alice, eui, { port: 7, payload_hex: '01' });
       const second = await send(alice, eui, { port: 8, confirmed: true, payload_hex: '02' });
       for (const c of [first, second]) expect((await waitFor(alice, eui, c.uid, ['Scheduled']))?.status).toBe('Scheduled');
-      await sleep(300);
-      // Nothing moves without an uplink.
+      // Nothing moves without an uplink (only an uplink's receive window moves them; had one moved
+      // already, the first uplink below would move the second too).
       expect((await list(alice, eui)).map((c) => c.status)).toEqual(['Scheduled', 'Scheduled']);
       const statuses = async () => Object.fromEntries((await list(alice, eui)).map((c) => [c.uid, c.status]));
       // The network moves them just after the uplink is stored (not before its 202): wait for it.
       const settles = async (expected: Record<number, string>) => {
-        const until = Date.now() + 5_000;
-        while (JSON.stringify(await statuses()) !== JSON.stringify(expected) && Date.now() < until) await sleep(50);
+        await eventually(async () => JSON.stringify(await statuses()) === JSON.stringify(expected), { what: JSON.stringify(expected), timeoutMs: 5_000 }).catch(
+          () => undefined, // the caller's expectation says what it got instead
+        );
         return statuses();
       };
 
@@ -622,7 +626,7 @@ describe('commands', () => {
       expect(await settles({ [first.uid]: 'Sent', [second.uid]: 'Scheduled' })).toEqual({ [first.uid]: 'Sent', [second.uid]: 'Scheduled' });
       // A redelivered uplink is no new receive window.
       expect(await uplink(eui, 1)).toMatchObject({ accepted: 0, duplicates: 1 });
-      await sleep(300);
+      // Had the redelivery opened a window, the next uplink would acknowledge the second, not send it.
       expect(await statuses()).toEqual({ [first.uid]: 'Sent', [second.uid]: 'Scheduled' });
       await uplink(eui, 2);
       expect(await settles({ [first.uid]: 'Sent', [second.uid]: 'Sent' })).toEqual({ [first.uid]: 'Sent', [second.uid]: 'Sent' });
@@ -844,7 +848,8 @@ describe('commands', () => {
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       const failed = await waitFor(alice, eui, uid, ['Failed', 'Scheduled']);
       expect(failed).toMatchObject({ status: 'Failed', reason: expect.stringContaining('401') });
-      await sleep(2_500); // past the first backoff: a retry would have come by now
+      // The job has ended, not waiting out a backoff: no retry can come.
+      await dispatchEnded(uid);
       expect(net.hits).toHaveLength(1);
       expect(net.hits[0]!.headers.authorization).toBe('Bearer wrong-key');
     });
@@ -860,7 +865,7 @@ describe('commands', () => {
       expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', reason: null });
       const scheduled = await waitFor(alice, eui, uid, ['Scheduled', 'Failed'], 15_000);
       expect(scheduled).toMatchObject({ status: 'Scheduled', reason: null });
-      await sleep(300);
+      await dispatchEnded(uid);
       expect(net.hits).toHaveLength(3);
       expect(new Set(net.hits.map((h) => JSON.stringify(h.body))).size).toBe(1);
     }, 30_000);
@@ -872,13 +877,10 @@ describe('commands', () => {
       const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: `http://127.0.0.1:${port}`, api_key: 'k' });
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       const queue = svc.app.get<Queue>(getQueueToken(QUEUES.commandDispatch));
-      const until = Date.now() + 8_000;
-      let attempts = 0;
-      while (attempts < 1 && Date.now() < until) {
-        attempts = (await queue.getJob(commandDispatchJobId(uid)))?.attemptsMade ?? 0;
-        if (attempts < 1) await sleep(50);
-      }
-      expect(attempts).toBeGreaterThanOrEqual(1);
+      await eventually(async () => ((await queue.getJob(commandDispatchJobId(uid)))?.attemptsMade ?? 0) >= 1, {
+        what: 'a first refused attempt',
+        timeoutMs: 8_000,
+      });
       expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', reason: null });
       const net = await fakeNetwork((_hit, res) => json(res, 200, { id: 'back-up' }), port);
       expect((await waitFor(alice, eui, uid, ['Scheduled', 'Failed'], 15_000))?.status).toBe('Scheduled');
@@ -895,7 +897,9 @@ describe('commands', () => {
       const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       expect(await waitUntil(() => net.hits.length >= 1)).toBe(true);
-      await sleep(1_500);
+      // Real time by nature: while the network holds its answer (until the client's timeout), the
+      // command stays Created and nothing is sent beside it; half a second shows an eager retry.
+      await pause(500);
       expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', reason: null });
       expect(net.hits).toHaveLength(1);
       expect(await waitUntil(() => net.hits.length >= 2, 20_000)).toBe(true);
@@ -910,7 +914,7 @@ describe('commands', () => {
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       const failed = await waitFor(alice, eui, uid, ['Failed', 'Scheduled']);
       expect(failed).toMatchObject({ status: 'Failed', reason: expect.stringContaining('302') });
-      await sleep(2_500);
+      await dispatchEnded(uid);
       expect(net.hits).toHaveLength(1);
       expect(canary.hits).toHaveLength(0);
     });
@@ -984,14 +988,17 @@ describe('commands', () => {
       const eui = await device(alice);
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${uid}`))).toEqual({ uid, status: 'Cancelled' });
-      await sleep(300);
+      // Its dispatch job has run (or found it Cancelled): nothing can move it now.
+      await dispatchEnded(uid);
       expect((await find(alice, eui, uid))?.status).toBe('Cancelled');
       const queued = await send(alice, eui, { port: 5, payload_hex: '02' });
       expect((await waitFor(alice, eui, queued.uid, ['Scheduled']))?.status).toBe('Scheduled');
       expect(expectSuccess(await as(alice).delete(`/user/device/command/${eui}/${queued.uid}`))).toEqual({ uid: queued.uid, status: 'Cancelled' });
-      // Cancelled, it is not sent at the next uplink.
+      // Cancelled, it is not sent at the next uplink: the one queued after it is, once that window is done.
+      const later = await send(alice, eui, { port: 5, payload_hex: '03' });
+      expect((await waitFor(alice, eui, later.uid, ['Scheduled']))?.status).toBe('Scheduled');
       await uplink(eui, 1);
-      await sleep(300);
+      expect((await waitFor(alice, eui, later.uid, ['Sent']))?.status).toBe('Sent');
       expect((await find(alice, eui, queued.uid))?.status).toBe('Cancelled');
     });
 
@@ -1255,8 +1262,10 @@ describe('commands', () => {
         expect(await waitUntil(() => net.hits.length >= 1)).toBe(true);
         await requeueNow(); // while the first hand-off is in flight
         expect((await waitFor(alice, eui, uid, ['Scheduled', 'Failed']))?.status).toBe('Scheduled');
-        await requeueNow(); // and after it
-        await sleep(1_000);
+        const last = await requeueNow(); // and after it
+        // That requeue has run, and the dispatch it may have queued has ended: the count is final.
+        await eventually(async () => (await last.getState()) === 'completed', { what: 'the last requeue to run' });
+        await dispatchEnded(uid);
         expect(net.hits).toHaveLength(1);
         expect(net.hits[0]).toMatchObject({
           path: `/api/devices/${eui.toLowerCase()}/queue`,

@@ -3,6 +3,7 @@ import { DemoLiveService } from '../src/modules/demo/demo-live.service';
 import { DemoSeeder, type DemoSummary } from '../src/modules/demo/demo.seeder';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, type TestService } from './support/harness';
 
 /*
@@ -144,12 +145,14 @@ describe('DEMO=1', () => {
   });
 
   it('has the camera trap’s photos thumbnailed by the worker and annotated (status 5)', async () => {
-    const deadline = Date.now() + 60_000;
-    let images = expectSuccess<ImageListEntryWire[]>(await get(`/user/device/image/${EUI.camera}`));
-    while (images.some((i) => i.status !== 5) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      images = expectSuccess<ImageListEntryWire[]>(await get(`/user/device/image/${EUI.camera}`));
-    }
+    let images: ImageListEntryWire[] = [];
+    await eventually(
+      async () => {
+        images = expectSuccess<ImageListEntryWire[]>(await get(`/user/device/image/${EUI.camera}`));
+        return !images.some((i) => i.status !== 5);
+      },
+      { what: 'every photo annotated', timeoutMs: 60_000, intervalMs: 200 },
+    ).catch(() => undefined); // the expectations say what they are
     expect(images).toHaveLength(4);
     expect(images.map((i) => i.status)).toEqual([5, 5, 5, 5]);
     expect(new Set(images.flatMap((i) => i.annotations.map((a) => a.label)))).toEqual(new Set(['red fox', 'roe deer', 'European badger']));
@@ -172,14 +175,16 @@ describe('DEMO=1', () => {
   });
 
   it('has commands in at least three states: dispatched by the worker, and moved on by network events', async () => {
-    const deadline = Date.now() + 30_000;
     const list = async () =>
       (await Promise.all([EUI.bike, EUI.meadow, EUI.camera].map(async (eui) => expectSuccess<CommandWire[]>(await get(`/user/device/command/${eui}`))))).flat();
-    let commands = await list();
-    while (commands.some((c) => c.status === 'Created') && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      commands = await list();
-    }
+    let commands: CommandWire[] = [];
+    await eventually(
+      async () => {
+        commands = await list();
+        return !commands.some((c) => c.status === 'Created');
+      },
+      { what: 'every command dispatched', timeoutMs: 30_000, intervalMs: 200 },
+    ).catch(() => undefined); // the expectations say what they are
     const statuses = new Set(commands.map((c) => c.status));
     expect(statuses).toEqual(new Set(['Scheduled', 'Sent', 'Acknowledged', 'Failed']));
     expect(commands.find((c) => c.status === 'Failed')?.reason).toMatch(/\S/);
@@ -252,7 +257,11 @@ describe('DEMO=1', () => {
     // The position request moves on by the network's events: Sent after 5 s, Acknowledged after 10.
     const newest = () => get(`/user/device/command/${EUI.bike}`).then((r) => expectSuccess<CommandWire[]>(r)[0]!);
     expect((await newest()).payload_hex).toBe('02');
-    for (let i = 0; i < 100 && (await newest()).status !== 'Acknowledged'; i++) await new Promise((r) => setTimeout(r, 200));
-    expect((await newest()).status).toBe('Acknowledged');
+    // Real time by nature: the demo network moves it on its own clock (5 s, 10 s).
+    await eventually(async () => expect((await newest()).status).toBe('Acknowledged'), {
+      what: 'the position request acknowledged',
+      timeoutMs: 20_000,
+      intervalMs: 200,
+    });
   }, 60_000);
 });

@@ -5,10 +5,13 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandDispatchJobId, QUEUES } from '@dts/domain';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import request from 'supertest';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually } from './support/eventually';
 import { freePort } from './support/ports';
 import {
   API_MAIN,
@@ -236,16 +239,25 @@ suite(title, () => {
       );
       created.push(command.uid);
     }
-    const until = Date.now() + 20_000;
     let commands: { uid: number; status: string }[] = [];
-    while (Date.now() < until) {
-      commands = expectSuccess<{ uid: number; status: string }[]>(await via.nginx().get(`/user/device/command/${eui}`).set('Cookie', cookie));
-      if (commands.every((c) => c.status !== 'Created')) break;
-      await sleep(200);
-    }
+    await eventually(
+      async () => {
+        commands = expectSuccess<{ uid: number; status: string }[]>(await via.nginx().get(`/user/device/command/${eui}`).set('Cookie', cookie));
+        return commands.every((c) => c.status !== 'Created');
+      },
+      { what: 'every command to leave Created', timeoutMs: 20_000, intervalMs: 200 },
+    ).catch(() => undefined); // the expectation says which are left
     expect(commands.map((c) => [c.uid, c.status]).sort()).toEqual(created.map((uid) => [uid, 'Scheduled']).sort());
-    // Duplicates would come from a second dispatcher racing the first: give them a moment to show.
-    await sleep(1_000);
+    // Duplicates would come from a second dispatcher racing the first: once every dispatch job has
+    // ended (a job is removed when it completed or failed for good), none can still reach the network.
+    const dispatch = new Queue(QUEUES.commandDispatch, { connection: { url: realRedisUrl!, maxRetriesPerRequest: null }, prefix: `${prefix}:q` });
+    try {
+      await eventually(async () => (await Promise.all(created.map((uid) => dispatch.getJob(commandDispatchJobId(uid))))).every((j) => j === undefined), {
+        what: 'every dispatch job to end',
+      });
+    } finally {
+      await dispatch.close();
+    }
     const mine = queued.filter((q) => q.path === `/api/devices/${eui.toLowerCase()}/queue`);
     expect(mine.map((q) => q.body.queueItem.fPort).sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => 10 + i));
   });
@@ -263,13 +275,14 @@ suite(title, () => {
     expect(expectSuccess<{ version: number }>(await via.api2().get(`/cache/status/${eui}`).set('Cookie', adminCookie)).version).toBe(invalidated.version);
 
     // Neither api runs processors (WORKER_IN_PROCESS=false): only the worker can have rebuilt it.
-    const until = Date.now() + 15_000;
     let entry = { version: 0, rows: 0, stale: true };
-    while (Date.now() < until) {
-      entry = expectSuccess(await via.api2().get(`/cache/status/${eui}`).set('Cookie', adminCookie));
-      if (!entry.stale) break;
-      await sleep(200);
-    }
+    await eventually(
+      async () => {
+        entry = expectSuccess(await via.api2().get(`/cache/status/${eui}`).set('Cookie', adminCookie));
+        return !entry.stale;
+      },
+      { what: 'the worker’s rebuild', timeoutMs: 15_000, intervalMs: 200 },
+    ).catch(() => undefined); // the expectation says what it is
     expect(entry).toMatchObject({ version: invalidated.version, rows: 3, stale: false });
   });
 
@@ -323,10 +336,11 @@ suite(title, () => {
       for (const socket of held) socket.destroy();
     }
     // The budget frees as the held requests end.
-    const until = Date.now() + 5_000;
-    let status = 0;
-    while (Date.now() < until && (status = (await via.nginx().get('/version')).status) !== 200) await sleep(100);
-    expect(status).toBe(200);
+    await eventually(async () => expect((await via.nginx().get('/version')).status).toBe(200), {
+      what: 'the budget to free',
+      timeoutMs: 5_000,
+      intervalMs: 100,
+    });
   });
 
   it('loses no accepted uplink when api-1 is killed (SIGKILL) in the middle of a stream through nginx', async () => {

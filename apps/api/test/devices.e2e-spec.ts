@@ -5,6 +5,7 @@ import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
+import { eventually } from './support/eventually';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 
@@ -380,18 +381,16 @@ describe('devices', () => {
       expectError(await as(bob).get(`/user/device/meta/${device.devEUI}`), 404, 'NOT_FOUND');
       expectError(await as(alice).delete(`/user/device/${device.devEUI}`), 404, 'NOT_FOUND');
 
-      const until = Date.now() + 20_000;
-      let left = -1;
-      while (Date.now() < until) {
-        const [{ uplinks, rows }] = await db.query(
-          'SELECT (SELECT count(*)::int FROM uplinks WHERE device_id = $1) AS uplinks, (SELECT count(*)::int FROM devices WHERE uid = $1) AS rows',
-          [device.uid],
-        );
-        left = uplinks + rows;
-        if (left === 0) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(left).toBe(0);
+      await eventually(
+        async () => {
+          const [{ uplinks, rows }] = await db.query(
+            'SELECT (SELECT count(*)::int FROM uplinks WHERE device_id = $1) AS uplinks, (SELECT count(*)::int FROM devices WHERE uid = $1) AS rows',
+            [device.uid],
+          );
+          expect(uplinks + rows).toBe(0);
+        },
+        { what: 'the device and its uplinks purged', timeoutMs: 20_000, intervalMs: 200 },
+      );
       await register(bob, device.devEUI);
     });
 

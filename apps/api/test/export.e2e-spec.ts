@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { get as httpGet, type ClientRequest } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer } from './support/accounts';
+import { eventually } from './support/eventually';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
@@ -327,11 +328,13 @@ describe('history exports: CSV and NDJSON', () => {
       const cache = svc.app.get(DataCacheRepository);
       const rows = (await json(alice, `/user/device/data/${plain.devEUI}`)).data as Json[];
       // The read above asked the worker to build the entry; wait until it is fresh.
-      for (let i = 0; i < 200; i++) {
-        const status = await cache.status(plain.uid);
-        if (status.builtVersion === status.version) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await eventually(
+        async () => {
+          const status = await cache.status(plain.uid);
+          return status.builtVersion === status.version;
+        },
+        { what: 'a fresh cache entry', intervalMs: 50 },
+      ).catch(() => undefined); // the expectation says what it is
       const status = await cache.status(plain.uid);
       expect(status.builtVersion).toBe(status.version);
       expect((await json(alice, `/user/device/data/${plain.devEUI}`)).data).toEqual(rows);
@@ -458,11 +461,10 @@ describe('history exports: CSV and NDJSON', () => {
       for (const req of held) req.destroy();
     }
     // The slots free as the held exports close: a whole-history read is admitted again.
-    const until = Date.now() + 10_000;
-    let status = 0;
-    while (Date.now() < until && (status = (await read(`/user/device/data/${long.devEUI}?from=${2_000_000_000}`)).status) === 429)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(status).toBe(200);
+    await eventually(async () => expect((await read(`/user/device/data/${long.devEUI}?from=${2_000_000_000}`)).status).toBe(200), {
+      what: 'a whole-history read admitted again',
+      intervalMs: 50,
+    });
   }, 120_000);
 
   it('streams a 20,000-row history completely in both formats', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { accountOverHttp, call, callTracked, type Answer } from './support/fault-load';
-import { exitedWithin, sleep } from './support/processes';
+import { eventually, pause } from './support/eventually';
+import { exitedWithin } from './support/processes';
 import { type FaultTopology, type Instance, startFaultTopology } from './support/services';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
 
@@ -98,12 +99,13 @@ suite(title, () => {
 
     // Kill it once the re-decode has written part of the history, with commands still queued.
     let decodedAtKill = 0;
-    const until = Date.now() + 30_000;
-    for (;;) {
-      decodedAtKill = await decodedCount();
-      if (decodedAtKill > 0 || Date.now() > until) break;
-      await sleep(10);
-    }
+    await eventually(async () => (decodedAtKill = await decodedCount()) > 0, {
+      what: 'the re-decode to write part of the history',
+      timeoutMs: 30_000,
+      intervalMs: 10,
+    }).catch(
+      () => undefined, // the expectations below say so
+    );
     first.proc.child.kill('SIGKILL');
     await first.proc.exited;
     const killedAt = Date.now();
@@ -115,15 +117,16 @@ suite(title, () => {
       .n;
 
     const second = await top.startWorker('worker-2');
-    const deadline = Date.now() + 90_000;
     let rows: { uid: number; status: string; network_id: string | null }[] = [];
     let decoded = 0;
-    for (;;) {
-      rows = await top.query(`SELECT uid, status, network_id FROM commands WHERE uid = ANY($1) ORDER BY uid`, [uids]);
-      decoded = await decodedCount();
-      if ((rows.every((r) => r.status === 'Scheduled') && decoded === HISTORY_ROWS) || Date.now() > deadline) break;
-      await sleep(250);
-    }
+    await eventually(
+      async () => {
+        rows = await top.query(`SELECT uid, status, network_id FROM commands WHERE uid = ANY($1) ORDER BY uid`, [uids]);
+        decoded = await decodedCount();
+        return rows.every((r) => r.status === 'Scheduled') && decoded === HISTORY_ROWS;
+      },
+      { what: 'the second worker to finish the commands and the re-decode', timeoutMs: 90_000, intervalMs: 250 },
+    ).catch(() => undefined); // the expectations below say what is left
     const recoveredIn = Date.now() - killedAt;
     top.network.delayMs = 0;
 
@@ -192,19 +195,26 @@ suite(title, () => {
     // Every request has reached the server's socket before the signal (the test process is busy
     // reading the streams, so a fixed pause would not say so); the server may not have read them yet.
     await Promise.all(flights.map((f) => f.sent.written));
-    await sleep(50);
+    // Real time by nature: a moment for the server to read some of them, so that the signal finds
+    // requests in progress (either way each must be answered).
+    await pause(50);
     const signalledAt = Date.now();
     second.proc.child.kill('SIGTERM');
-    await sleep(LISTEN_GRACE_MS + 500);
+    // Real time by nature: the listener stays open for the grace (a timer), then closes.
+    await pause(LISTEN_GRACE_MS + 500);
     // After the signal and its grace the listener is closed: a new connection is refused, not answered
     // 5xx. The grace's timer may fire late on a loaded machine: a connection it still took is answered.
     let late = await call(`${second.url}/version`, { headers: { Connection: 'close' } });
     const tookLate: number[] = [];
-    for (let i = 0; i < 15 && late.status !== 0; i++) {
-      tookLate.push(late.status);
-      await sleep(200);
-      late = await call(`${second.url}/version`, { headers: { Connection: 'close' } });
-    }
+    await eventually(
+      async () => {
+        if (late.status === 0) return true;
+        tookLate.push(late.status);
+        late = await call(`${second.url}/version`, { headers: { Connection: 'close' } });
+        return late.status === 0;
+      },
+      { what: 'the listener to close', timeoutMs: 3_000, intervalMs: 200 },
+    ).catch(() => undefined); // the expectation below says what it answered
     expect(tookLate.filter((status) => status >= 500)).toEqual([]);
     const exitedIn = (await exitedWithin(second.proc, SHUTDOWN_TIMEOUT_MS + 2_000)) ? Date.now() - signalledAt : -1;
     const answers = await Promise.all(flights.map(async (f) => ({ what: f.what, problem: f.check(await f.sent.answer), ms: (await f.sent.answer).ms })));

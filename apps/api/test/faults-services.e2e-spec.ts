@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { accountOverHttp, call, describeAnswers, type LoadReport, type LoadTargets, startLoad } from './support/fault-load';
-import { API_MAIN, composeEnvironment, exitedWithin, sleep, startProcess, WORKER_MAIN } from './support/processes';
+import { eventually, pause } from './support/eventually';
+import { API_MAIN, composeEnvironment, exitedWithin, startProcess, WORKER_MAIN } from './support/processes';
 import { type FaultTopology, type Instance, startFaultTopology, startPrivateRedis } from './support/services';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
 
@@ -28,11 +29,14 @@ const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 /** Polls until `url` answers 200; the milliseconds it took, or throws after `ms`. */
 async function readyAfter(url: string, ms: number): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < ms) {
-    if ((await call(url)).status === 200) return Date.now() - started;
-    await sleep(100);
-  }
-  throw new Error(`${url} not ready ${ms} ms after the fault ended`);
+  await eventually(async () => (await call(url)).status === 200, { what: `${url} to be ready after the fault ended`, timeoutMs: ms, intervalMs: 100 });
+  return Date.now() - started;
+}
+
+/** Waits until the load has had `uplinks` more uplinks and `commands` more commands accepted: traffic is flowing. */
+async function loadFlowing(report: LoadReport, what: string, uplinks = 10, commands = 3): Promise<void> {
+  const [u, c] = [report.accepted.size, report.commands.size];
+  await eventually(() => report.accepted.size >= u + uplinks && report.commands.size >= c + commands, { what: `traffic ${what}`, timeoutMs: 30_000 });
 }
 
 suite(title, () => {
@@ -97,13 +101,14 @@ suite(title, () => {
    */
   async function expectCommandsDispatched(report: LoadReport, withinMs: number) {
     const uids = [...report.commands.keys()];
-    const until = Date.now() + withinMs;
     let rows: { uid: number; status: string; payload: string }[] = [];
-    for (;;) {
-      rows = await top.query(`SELECT uid, status, encode(payload, 'hex') AS payload FROM commands WHERE uid = ANY($1)`, [uids]);
-      if (rows.every((r) => r.status !== 'Created') || Date.now() > until) break;
-      await sleep(250);
-    }
+    await eventually(
+      async () => {
+        rows = await top.query(`SELECT uid, status, encode(payload, 'hex') AS payload FROM commands WHERE uid = ANY($1)`, [uids]);
+        return rows.every((r) => r.status !== 'Created');
+      },
+      { what: 'every command to leave Created', timeoutMs: withinMs, intervalMs: 250 },
+    ).catch(() => undefined); // the expectations below say which are left
     expect(rows.filter((r) => r.status !== 'Scheduled')).toEqual([]);
     expect(rows.length).toBe(uids.length);
     // A 503 stored nothing: a payload retried after one is in the table once.
@@ -121,23 +126,28 @@ suite(title, () => {
   it('PostgreSQL stopped for 30 s then started: 503 envelopes meanwhile, recovery without a restart, nothing accepted lost or doubled', async () => {
     const callsBefore = top.network.calls.length;
     const load = startLoad(targets);
-    await sleep(3_000);
+    await loadFlowing(load.report, 'before the stop');
 
     const stopAt = Date.now();
     top.pg.stop('fast');
     // While it is down: readiness says so on both processes, as an envelope naming the database.
-    await sleep(2_000);
-    const ready = await call(`${api.url}/health/ready`);
-    expect(ready.status).toBe(503);
-    expect(ready.body?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'UNAVAILABLE', field: 'database' })]));
-    expect((await call(`${worker.url}/health/ready`)).status).toBe(503);
-    await sleep(OUTAGE_MS - (Date.now() - stopAt));
+    await eventually(
+      async () => {
+        const ready = await call(`${api.url}/health/ready`);
+        expect(ready.status).toBe(503);
+        expect(ready.body?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'UNAVAILABLE', field: 'database' })]));
+        expect((await call(`${worker.url}/health/ready`)).status).toBe(503);
+      },
+      { what: 'both processes to say the database is down', timeoutMs: 10_000, intervalMs: 100 },
+    );
+    // Real time by nature: the outage lasts OUTAGE_MS, long enough for every pool and retry to hit it.
+    await pause(OUTAGE_MS - (Date.now() - stopAt));
     const restartAt = Date.now();
     const downFor = restartAt - stopAt;
     await top.pg.start();
 
     const [apiBack, workerBack] = await Promise.all([readyAfter(`${api.url}/health/ready`, 30_000), readyAfter(`${worker.url}/health/ready`, 30_000)]);
-    await sleep(3_000);
+    await loadFlowing(load.report, 'after the restart');
     const report = await load.stop();
 
     // The same processes serve again: recovery without a restart.
@@ -174,14 +184,15 @@ suite(title, () => {
     for (let i = 0; i < 3; i++) expect((await failedLogin()).status).toBe(401);
 
     const load = startLoad(targets);
-    await sleep(2_000);
+    await loadFlowing(load.report, 'before the stop');
     const stopAt = Date.now();
     await top.redis.stop();
-    await sleep(REDIS_OUTAGE_MS);
+    // Real time by nature: the outage lasts REDIS_OUTAGE_MS, long enough for every client to notice.
+    await pause(REDIS_OUTAGE_MS);
     const downFor = Date.now() - stopAt;
     await top.redis.start();
     const [apiBack, workerBack] = await Promise.all([readyAfter(`${api.url}/health/ready`, 30_000), readyAfter(`${worker.url}/health/ready`, 30_000)]);
-    await sleep(2_000);
+    await loadFlowing(load.report, 'after the restart');
     const report = await load.stop();
 
     expect(api.proc.child.exitCode).toBeNull();

@@ -4,7 +4,8 @@ import { Client } from 'pg';
 import { accountOverHttp, call } from './support/fault-load';
 import { judgedProbe, probeDuring, type ProbeResult, WITHIN_BOUNDS } from './support/latency-probe';
 import { freePort } from './support/ports';
-import { API_MAIN, composeEnvironment, composeIngestSecret, type Proc, sleep, startProcess, stopProcesses, waitReady } from './support/processes';
+import { eventually, pause } from './support/eventually';
+import { API_MAIN, composeEnvironment, composeIngestSecret, type Proc, startProcess, stopProcesses, waitReady } from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 
 /*
@@ -224,7 +225,7 @@ suite(title, () => {
           })
         ).status,
       ).toBe(200);
-      for (let i = 0; i < 300 && (await left()) > 0; i++) await sleep(200);
+      await eventually(async () => (await left()) === 0, { what: 'the re-decode to end', timeoutMs: 60_000, intervalMs: 200 }).catch(() => undefined);
     });
     expect(await left()).toBe(0);
   });
@@ -278,18 +279,23 @@ suite(title, () => {
         };
         sockets.push({ socket, head: () => head, tail: () => tail, read, closed });
       }
-      await sleep(1_000);
+      // Every reader has its answer's head (admitted or refused) before the check below.
+      await eventually(() => sockets.every((s) => s.head().startsWith('HTTP/1.1')), { what: 'every reader’s answer head', timeoutMs: 10_000 }).catch(
+        () => undefined, // the expectations below judge what came
+      );
       // Meanwhile another account reads its own data.
       const other = await accountOverHttp(url, 'otherreader');
       expect((await call(`${url}/user`, { headers: as(other.token) })).status).toBe(200);
       // The api renders until the sockets' kernel buffers are full (a few MB each), then finds no
       // byte taken for STREAM_STALL_TIMEOUT_MS (3 s) and ends the responses. A paused socket only
-      // sees that once it reads what is buffered: the readers read after.
-      await sleep(20_000);
+      // sees that once it reads what is buffered: the readers read after. Real time by nature: the
+      // probe measures the others' latency over this window, and the stall is not observable from
+      // outside until the readers read.
+      await pause(20_000);
     });
     const admitted = sockets.filter((s) => s.head().startsWith('HTTP/1.1 200'));
     for (const s of admitted) s.read();
-    const cut = await Promise.all(admitted.map((s) => Promise.race([s.closed, sleep(15_000).then(() => -1)])));
+    const cut = await Promise.all(admitted.map((s) => Promise.race([s.closed, pause(15_000).then(() => -1)])));
     // Closed by the api, mid-body: a chunked response that had finished would end with 0 CRLF CRLF and stay open.
     expect(cut.every((ms) => ms > 0)).toBe(true);
     expect(admitted.filter((s) => s.tail().endsWith('0\r\n\r\n'))).toHaveLength(0);

@@ -3,6 +3,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { accountWithCredentials } from './support/accounts';
 import { expectApiError } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { AuthBroker } from './support/mosquitto';
 import { lpp } from './support/payloads';
@@ -15,7 +16,6 @@ import { lpp } from './support/payloads';
 
 type Account = Awaited<ReturnType<typeof accountWithCredentials>>;
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A subscriber that keeps what arrives on its topics. */
 async function subscriber(url: string, topic: string, auth: { username?: string; password?: string } = {}) {
@@ -24,11 +24,12 @@ async function subscriber(url: string, topic: string, auth: { username?: string;
   client.on('message', (t, payload, packet) => messages.push({ topic: t, body: JSON.parse(payload.toString()) as EventWire, qos: packet.qos }));
   await client.subscribeAsync(topic, { qos: 1 });
   const waitFor = async (n: number, timeoutMs = 20_000) => {
-    const until = Date.now() + timeoutMs;
-    while (messages.length < n) {
-      if (Date.now() > until) throw new Error(`timed out: ${messages.length} of ${n} messages on ${topic}`);
-      await sleep(25);
-    }
+    await eventually(
+      () => {
+        if (messages.length < n) throw new Error(`${messages.length} of ${n} messages`);
+      },
+      { what: `${n} messages on ${topic}`, timeoutMs },
+    );
     return messages;
   };
   return { client, messages, waitFor };
@@ -90,12 +91,14 @@ describe('MQTT integrations', () => {
         body: { type: 'command', data: { status: 'Created' } },
       });
       // Each publish is recorded just after the broker has taken it: wait for the fifth record.
-      let deliveries = await alice.client.integrations.deliveries(integration.uid, { state: 'delivered' });
-      for (let i = 0; i < 50 && deliveries.length < 5; i++) {
-        await sleep(100);
-        deliveries = await alice.client.integrations.deliveries(integration.uid, { state: 'delivered' });
-      }
-      expect(deliveries.length).toBeGreaterThanOrEqual(5);
+      const deliveries = await eventually(
+        async () => {
+          const list = await alice.client.integrations.deliveries(integration.uid, { state: 'delivered' });
+          expect(list.length).toBeGreaterThanOrEqual(5);
+          return list;
+        },
+        { what: 'the fifth publish to be recorded' },
+      );
       expect(deliveries.every((d) => d.response_status === null && d.latency_ms !== null)).toBe(true);
       await alice.client.integrations.remove(integration.uid);
     } finally {
@@ -130,21 +133,22 @@ describe('MQTT integrations', () => {
     let sub = await subscriber(broker.url, 'up/#', { username: broker.username, password: broker.password });
     await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }]);
     expect((await sub.waitFor(1))[0]).toMatchObject({ topic: `up/${eui}`, body: { type: 'uplink' } });
-    for (let i = 0; i < 100; i++) {
-      const [d] = await alice.client.integrations.deliveries(wrong.uid);
-      if (d?.error) break;
-      await sleep(100);
-    }
-    const [refused] = await alice.client.integrations.deliveries(wrong.uid);
+    const [refused] = await eventually(
+      async () => {
+        const list = await alice.client.integrations.deliveries(wrong.uid);
+        return !!list[0]?.error && list;
+      },
+      { what: 'the refused login to be recorded' },
+    );
     expect(refused).toMatchObject({ state: 'pending', error: expect.stringMatching(/not authori[sz]ed|bad user ?name or password|connection refused/i) });
     await alice.client.integrations.remove(wrong.uid);
     await sub.client.endAsync(true);
 
     await broker.stop();
     await ingest([2, 3, 4].map((fcnt) => ({ devEUI: eui, port: 1, payload_hex: lpp({ t: fcnt }), fcnt })));
-    for (let i = 0; i < 100 && (await alice.client.integrations.deliveries(right.uid, { state: 'pending' })).every((d) => d.attempts === 0); i++) {
-      await sleep(100);
-    }
+    await eventually(async () => (await alice.client.integrations.deliveries(right.uid, { state: 'pending' })).some((d) => d.attempts > 0), {
+      what: 'an attempt while the broker is down',
+    });
     const waiting = await alice.client.integrations.deliveries(right.uid, { state: 'pending' });
     expect(waiting).toHaveLength(3);
     expect(waiting.some((d) => d.attempts >= 1 && /not connected|ECONNREFUSED|closed/i.test(d.error ?? ''))).toBe(true);

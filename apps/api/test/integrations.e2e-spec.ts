@@ -5,8 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials } from './support/accounts';
 import { expectApiError, expectError } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
+import { allEventsRouted } from './support/outbox';
 import { at } from './support/present';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -19,7 +21,6 @@ import { WebhookReceiver } from './support/webhook-receiver';
 
 type Account = Awaited<ReturnType<typeof accountWithCredentials>>;
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('integrations', () => {
   let svc: TestService;
@@ -213,8 +214,6 @@ describe('integrations', () => {
       ]);
       await ingest(items);
       const got = await receiver.waitFor('/folder', (l) => l.length >= 3);
-      await sleep(300);
-      expect(receiver.at('/folder')).toHaveLength(3);
       expect(got.every((r) => r.verified)).toBe(true);
       const bodies = got.map((r) => r.body as UplinkEventWire);
       expect(bodies.map((b) => b.data.temperature)).toEqual([21, 22, 23]);
@@ -224,13 +223,18 @@ describe('integrations', () => {
       const table = (await alice.client.uplinks.table(inFolder)) as UplinkRecordWire[];
       expect(bodies.map((b) => b.data)).toEqual(table);
 
-      // Each answer is recorded just after the receiver has the event.
-      let deliveries = await alice.client.integrations.deliveries(hook.uid);
-      for (let i = 0; i < 50 && deliveries.some((d) => d.state === 'pending'); i++) {
-        await sleep(100);
-        deliveries = await alice.client.integrations.deliveries(hook.uid);
-      }
+      // Each answer is recorded just after the receiver has the event. Once every event is routed and
+      // no delivery is pending, nothing more can be sent: the other folder's uplinks were not queued.
+      await allEventsRouted(ds);
+      const deliveries = await eventually(
+        async () => {
+          const list = await alice.client.integrations.deliveries(hook.uid);
+          return !list.some((d) => d.state === 'pending') && list;
+        },
+        { what: 'the answers to be recorded' },
+      );
       expect(deliveries).toHaveLength(3);
+      expect(receiver.at('/folder')).toHaveLength(3);
       expect(deliveries.every((d) => d.state === 'delivered' && d.attempts === 1 && d.response_status === 200 && d.devEUI === inFolder)).toBe(true);
       expect(deliveries.map((d) => d.event_id)).toEqual(got.map((r) => r.id).reverse());
       await alice.client.integrations.remove(hook.uid);
@@ -249,17 +253,16 @@ describe('integrations', () => {
       }
       // Routed, tried and refused: the worker gets there in its own time.
       const refused = (d: DeliveryWire) => d.attempts >= 1 && d.response_status === 503 && /503/.test(d.error ?? '');
-      let waiting = await alice.client.integrations.deliveries(hook.uid, { state: 'pending' });
-      let failing = await alice.client.integrations.get(hook.uid);
-      for (let i = 0; i < 100 && !(waiting.length === 10 && waiting.some(refused) && failing.failing_since_unix !== null); i++) {
-        await sleep(100);
-        waiting = await alice.client.integrations.deliveries(hook.uid, { state: 'pending' });
-        failing = await alice.client.integrations.get(hook.uid);
-      }
+      await eventually(
+        async () => {
+          const waiting = await alice.client.integrations.deliveries(hook.uid, { state: 'pending' });
+          expect(waiting).toHaveLength(10);
+          expect(waiting.some(refused)).toBe(true);
+          expect((await alice.client.integrations.get(hook.uid)).failing_since_unix).not.toBeNull();
+        },
+        { what: 'ten deliveries waiting, one refused', timeoutMs: 10_000 },
+      );
       expect(receiver.at('/flaky')).toHaveLength(0);
-      expect(waiting).toHaveLength(10);
-      expect(waiting.some(refused)).toBe(true);
-      expect(failing.failing_since_unix).not.toBeNull();
       down = false;
       const got = await receiver.waitFor('/flaky', (l) => l.length >= 10, 30_000);
       const temps = (eui: string) => got.filter((r) => r.body.devEUI === eui).map((r) => (r.body as UplinkEventWire).data.temperature);
@@ -267,12 +270,12 @@ describe('integrations', () => {
       expect(temps(b)).toEqual([101, 102, 103, 104, 105]);
       expect(new Set(got.map((r) => r.id)).size).toBe(10);
       // Each answer is recorded just after the receiver has the event: wait for the last record.
-      let after = await alice.client.integrations.get(hook.uid);
-      for (let i = 0; i < 50 && after.pending > 0; i++) {
-        await sleep(100);
-        after = await alice.client.integrations.get(hook.uid);
-      }
-      expect(after).toMatchObject({ enabled: true, failing_since_unix: null, pending: 0 });
+      await eventually(
+        async () => expect(await alice.client.integrations.get(hook.uid)).toMatchObject({ enabled: true, failing_since_unix: null, pending: 0 }),
+        {
+          what: 'the last answer to be recorded',
+        },
+      );
       const list = await alice.client.integrations.deliveries(hook.uid);
       expect(list.every((d) => d.state === 'delivered')).toBe(true);
       expect(Math.max(...list.map((d) => d.attempts))).toBeGreaterThan(1);
@@ -286,12 +289,14 @@ describe('integrations', () => {
       const first = at(await receiver.waitFor('/again', (l) => l.length >= 1), 0, 'delivery');
       // Asked again while its first attempt is still in flight, a delivery is sent once (it is still
       // pending): wait for the first answer's record.
-      let delivery = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
-      for (let i = 0; i < 50 && delivery.state === 'pending'; i++) {
-        await sleep(100);
-        delivery = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
-      }
-      expect(delivery.state).toBe('delivered');
+      const delivery = await eventually(
+        async () => {
+          const d = at(await alice.client.integrations.deliveries(hook.uid), 0, 'delivery');
+          expect(d.state).toBe('delivered');
+          return d;
+        },
+        { what: 'the first answer to be recorded' },
+      );
       const again = await alice.client.integrations.redeliver(hook.uid, delivery.id);
       expect(again).toMatchObject({ id: delivery.id, state: 'pending' });
       const got = await receiver.waitFor('/again', (l) => l.length >= 2);
@@ -310,11 +315,14 @@ describe('integrations', () => {
       await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 7 }), fcnt: 1 }]);
       // Three refusals (well inside INTEGRATION_DISABLE_AFTER_SECONDS): the next attempt is 2–4 s away.
       const first = async () => (await alice.client.integrations.deliveries(hook.uid))[0];
-      let waiting = await first();
-      for (let i = 0; i < 100 && (waiting?.attempts ?? 0) < 3; i++) {
-        await sleep(100);
-        waiting = await first();
-      }
+      const waiting = await eventually(
+        async () => {
+          const d = await first();
+          expect(d?.attempts).toBeGreaterThanOrEqual(3);
+          return d;
+        },
+        { what: 'three refused attempts' },
+      );
       expect(waiting).toMatchObject({ state: 'pending', attempts: 3, response_status: 503 });
       down = false;
       const again = await alice.client.integrations.redeliver(hook.uid, waiting!.id);
@@ -322,16 +330,15 @@ describe('integrations', () => {
       expect(again).toMatchObject({ id: waiting!.id, state: 'pending' });
       expect(again.next_attempt_unix).toBeLessThanOrEqual(waiting!.next_attempt_unix!);
       expect(again.next_attempt_unix).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
-      const got = await receiver.waitFor('/backoff', (l) => l.length >= 1);
-      let done = await first();
-      for (let i = 0; i < 50 && done?.state === 'pending'; i++) {
-        await sleep(100);
-        done = await first();
-      }
-      expect(done).toMatchObject({ state: 'delivered', attempts: 4, response_status: 200 });
-      await sleep(500);
-      expect(got).toHaveLength(1);
-      expect(receiver.at('/backoff')).toHaveLength(1);
+      const got = at(await receiver.waitFor('/backoff', (l) => l.length >= 1), 0, 'delivery');
+      await eventually(async () => expect(await first()).toMatchObject({ state: 'delivered', attempts: 4, response_status: 200 }), {
+        what: 'the redelivery to be recorded',
+      });
+      // Sent once: a later event of the device, in the same lane, comes after any second send of the first.
+      await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 8 }), fcnt: 2 }]);
+      const both = await receiver.waitFor('/backoff', (l) => l.some((r) => (r.body as UplinkEventWire).data.temperature === 8));
+      expect(both).toHaveLength(2);
+      expect(both[1]!.id).not.toBe(got.id);
       await alice.client.integrations.remove(hook.uid);
     });
 
@@ -341,12 +348,18 @@ describe('integrations', () => {
       let gone = true;
       receiver.answer('/gone', () => (gone ? 410 : 200));
       await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }]);
-      for (let i = 0; i < 100 && (await alice.client.integrations.get(hook.uid)).enabled; i++) await sleep(100);
-      const disabled = await alice.client.integrations.get(hook.uid);
-      expect(disabled).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/410 Gone/), pending: 1 });
-      // Disabled: nothing more is queued for it.
+      await eventually(
+        async () =>
+          expect(await alice.client.integrations.get(hook.uid)).toMatchObject({
+            enabled: false,
+            disabled_reason: expect.stringMatching(/410 Gone/),
+            pending: 1,
+          }),
+        { what: 'the integration to be disabled' },
+      );
+      // Disabled: nothing more is queued for it, once the new uplink is routed.
       await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 2 }), fcnt: 2 }]);
-      await sleep(1_500);
+      await allEventsRouted(ds);
       expect((await alice.client.integrations.get(hook.uid)).pending).toBe(1);
       gone = false;
       expect(await alice.client.integrations.update(hook.uid, { enabled: true })).toMatchObject({ enabled: true, disabled_reason: null });
@@ -360,12 +373,16 @@ describe('integrations', () => {
       const hook = await webhook(alice, '/dead', { devices: { euis: [eui] } });
       receiver.answer('/dead', () => 500);
       await ingest([{ devEUI: eui, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }]);
-      let state = await alice.client.integrations.get(hook.uid);
-      for (let i = 0; i < 200 && state.enabled; i++) {
-        await sleep(100);
-        state = await alice.client.integrations.get(hook.uid);
-      }
-      expect(state).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/every delivery failed since .*HTTP 500/), pending: 1 });
+      // Real time by nature: the limit is INTEGRATION_DISABLE_AFTER_SECONDS (6 s here) of failing.
+      await eventually(
+        async () =>
+          expect(await alice.client.integrations.get(hook.uid)).toMatchObject({
+            enabled: false,
+            disabled_reason: expect.stringMatching(/every delivery failed since .*HTTP 500/),
+            pending: 1,
+          }),
+        { what: 'the integration to be disabled', timeoutMs: 20_000, intervalMs: 100 },
+      );
       await alice.client.integrations.remove(hook.uid);
     });
 
@@ -373,7 +390,8 @@ describe('integrations', () => {
       const alices = await device(alice);
       const hook = await webhook(bob, '/bob');
       await ingest([{ devEUI: alices, port: 1, payload_hex: lpp({ t: 1 }), fcnt: 1 }]);
-      await sleep(1_500);
+      // Routed without a delivery for Bob: nothing can be sent to him.
+      await allEventsRouted(ds);
       expect(receiver.at('/bob')).toHaveLength(0);
       expect(await bob.client.integrations.deliveries(hook.uid)).toEqual([]);
       await bob.client.integrations.remove(hook.uid);
@@ -432,15 +450,15 @@ describe('redelivery while a failing attempt is in flight', () => {
   });
 
   /** Polls `read` until `done` holds of its answer (bounded), and returns that answer. */
-  const until = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> => {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await read();
-      if (done(v)) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-      await sleep(25);
-    }
-  };
+  const until = <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> =>
+    eventually(
+      async () => {
+        const v = await read();
+        if (!done(v)) throw new Error(JSON.stringify(v));
+        return v;
+      },
+      { what, timeoutMs },
+    ) as Promise<T>;
   const laneOf = async (hook: number) =>
     at(
       (await ds.query(

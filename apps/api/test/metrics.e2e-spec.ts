@@ -2,6 +2,7 @@ import { COMMAND_STATUSES, QUEUES } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
 /*
@@ -48,7 +49,6 @@ function parse(text: string): { samples: Sample[]; types: Map<string, string> } 
 const sum = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((a, s) => a + s.value, 0);
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const METRICS_TOKEN = 'metrics-e2e-token-0123456789';
 type OpenApiPaths = { paths: Record<string, { get?: { security?: unknown[]; responses: Record<string, unknown> } }> };
 const T0 = 1_777_200_000;
@@ -230,12 +230,14 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     );
     // The in-process worker hands it to the simulated network; its dispatch job completes.
     let after = await scrape();
-    const until = Date.now() + 15_000;
     const dispatched = (s: Sample[]) => sum(s, 'dts_jobs_total', { job: 'command.dispatch', outcome: 'completed' });
-    while (dispatched(after) <= dispatched(before) && Date.now() < until) {
-      await sleep(100);
-      after = await scrape();
-    }
+    await eventually(async () => dispatched((after = await scrape())) > dispatched(before), {
+      what: 'the dispatch job to complete',
+      timeoutMs: 15_000,
+      intervalMs: 100,
+    }).catch(
+      () => undefined, // the expectation says what it counted
+    );
     expect(dispatched(after) - dispatched(before)).toBe(1);
 
     for (const queue of Object.values(QUEUES)) expect(after.filter((s) => s.name === 'dts_queue_depth' && s.labels.queue === queue)).toHaveLength(1);

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
+import { commandDispatchEnded } from './support/queues';
 
 /*
  * An account's own networks (POST/GET/DELETE /user/network): what a device's downlinks go through.
@@ -27,7 +29,6 @@ interface Network {
 }
 
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Public addresses (TEST-NET-3): the URL check needs no DNS for them, and nothing is ever sent there. */
 const PUBLIC = 'https://8.8.4.4:8080';
 const KEY = 'secret-api-key-do-not-show-0123456789';
@@ -197,16 +198,19 @@ describe('/user/network', () => {
         const eui = newEui();
         await as(alice).post(`/user/device/${eui}`, { network_ref: network.uid }).expect(201);
         const { uid } = expectSuccess<{ uid: number }>(await as(alice).post(`/user/device/command/${eui}`, { port: 1, payload_hex: '01' }), 201);
-        const until = Date.now() + 10_000;
         let command: { status: string; reason: string | null } | undefined;
-        do {
-          await sleep(100);
-          command = expectSuccess<{ uid: number; status: string; reason: string | null }[]>(await as(alice).get(`/user/device/command/${eui}`)).find(
-            (c) => c.uid === uid,
-          );
-        } while (command?.status === 'Created' && Date.now() < until);
+        await eventually(
+          async () => {
+            command = expectSuccess<{ uid: number; status: string; reason: string | null }[]>(await as(alice).get(`/user/device/command/${eui}`)).find(
+              (c) => c.uid === uid,
+            );
+            return command !== undefined && command.status !== 'Created';
+          },
+          { what: `command ${uid} to leave Created`, intervalMs: 100 },
+        ).catch(() => undefined); // the expectation says what it is
         expect(command).toMatchObject({ status: 'Failed', reason: expect.stringContaining('base_url') });
-        await sleep(500);
+        // Its dispatch job has ended: no later attempt can reach the server.
+        await commandDispatchEnded(svc, uid);
         expect(hits).toEqual([]);
       } finally {
         server.closeAllConnections();

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { eventually, pause } from './support/eventually';
 import { freePort } from './support/ports';
 
 const root = join(__dirname, '../../..');
@@ -47,11 +48,7 @@ function groupAlive(pgid: number): boolean {
 }
 
 async function waitFor(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(condition, { what, timeoutMs: ms, intervalMs: 50 });
 }
 
 /** Waits for the process to answer; when it never does, the failure carries what it printed. */
@@ -63,7 +60,7 @@ async function waitForVersion(port: number, deadlineMs: number, started?: Starte
     } catch (error) {
       if (Date.now() > until)
         throw new Error(`no answer on port ${port} within ${deadlineMs} ms (${String(error)}); the process printed:\n${started?.output() ?? ''}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await pause(100); // a bounded poll: until it listens
     }
   }
 }
@@ -290,8 +287,7 @@ describe('the service process', () => {
     const demo = start({ DATA_DIR: dataDir, PORT: String(port), DEMO: '1' });
     try {
       await waitForVersion(port, 60_000, demo);
-      const until = Date.now() + 10_000;
-      while (!/token\s+[0-9a-f]{64}/.test(demo.output()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => /token\s+[0-9a-f]{64}/.test(demo.output()), { what: 'the printed token', intervalMs: 100 }).catch(() => undefined);
       const token = /token\s+([0-9a-f]{64})/.exec(demo.output())?.[1];
       expect(token).toBeDefined();
       const me = (await (await fetch(`http://127.0.0.1:${port}/user`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_SECRETS } from './support/harness';
+import { eventually, pause } from './support/eventually';
 import { freePort } from './support/ports';
 import { createTestDatabase, realRedisUrl, type TestDatabase } from './support/test-database';
 
@@ -38,13 +39,14 @@ describe('request logs', () => {
   /** The completion line of the request that answered with this X-Request-Id (pino writes it as the response ends). */
   const completion = async (res: Response): Promise<Line> => {
     const id = res.headers.get('x-request-id');
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const line = lines().find((l) => l.req?.id === id && l.responseTime !== undefined);
-      if (line) return line;
-      if (Date.now() > until) throw new Error(`no completion line for request ${id} in:\n${output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return eventually(
+      () => {
+        const line = lines().find((l) => l.req?.id === id && l.responseTime !== undefined);
+        if (!line) throw new Error(`not in:\n${output}`);
+        return line;
+      },
+      { what: `the completion line for request ${id}`, intervalMs: 50 },
+    );
   };
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -79,7 +81,7 @@ describe('request logs', () => {
         if ((await fetch(`${base}/version`)).ok) break;
       } catch (error) {
         if (Date.now() > until || child.exitCode !== null) throw new Error(`the service did not start: ${String(error)}\n${output}`);
-        await new Promise((r) => setTimeout(r, 100));
+        await pause(100); // a bounded poll: until it listens
       }
     }
   }, 90_000);
@@ -161,8 +163,9 @@ describe('request logs', () => {
       expect(line.req.body).toBeUndefined();
     }
 
-    // Let every line of those requests (and the worker's cache rebuild) reach stdout, then search it all.
-    await new Promise((r) => setTimeout(r, 300));
+    // Let every line of those requests reach stdout, then search it all: one process writes its lines
+    // in order, so once a later request's completion line is there, theirs are too.
+    await completion(await fetch(`${base}/version`));
     const session = cookie.split('=')[1]!;
     for (const secret of [
       password,

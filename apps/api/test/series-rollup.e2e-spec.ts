@@ -1,5 +1,6 @@
 import type { SeriesWire } from '@dts/domain';
 import { accountWithCredentials, tokenClient } from './support/accounts';
+import { eventually } from './support/eventually';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
@@ -75,12 +76,12 @@ describe('series over the hourly rollup', () => {
     expect(await series(bob)).toEqual(before);
     // Decoder 1 stores the payload raw: no temperature any more, once the worker has re-decoded.
     await bob.client.meta.update(EUI, { decoder_ref: 1 });
-    const deadline = Date.now() + 20_000;
     let answer = await series(bob);
-    while (answer.members.temperature!.count!.some((n) => n !== 0) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      answer = await series(bob);
-    }
+    await eventually(async () => !(answer = await series(bob)).members.temperature!.count!.some((n) => n !== 0), {
+      what: 'the re-decode to reach the series',
+      timeoutMs: 20_000,
+      intervalMs: 200,
+    }).catch(() => undefined); // the expectations say what it is
     expect(answer.t).toEqual(before.t);
     expect(answer.members.temperature).toEqual({
       min: [null, null, null, null],

@@ -5,7 +5,9 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createTcpServer, isIP, type Server as TcpServer, type Socket } from 'node:net';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually, pause } from './support/eventually';
 import { startTestService, type TestService } from './support/harness';
+import { commandDispatchEnded } from './support/queues';
 
 /*
  * SSRF (OWASP API7): a network's base_url is chosen by an account, and the worker calls it. A canary
@@ -26,7 +28,6 @@ interface Command {
 
 const KEY = 'ssrf-test-api-key-0123456789';
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const listen = (server: Server | TcpServer, host: string, port = 0) =>
   new Promise<number>((resolve, reject) => {
     server.once('error', reject);
@@ -101,13 +102,16 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
     const eui = newEui();
     expectSuccess(await as(svc, who).post(`/user/device/${eui}`, { network_ref: networkUid }), 201);
     const { uid } = expectSuccess<Command>(await as(svc, who).post(`/user/device/command/${eui}`, { port: 1, payload_hex: '01' }), 201);
-    const until = Date.now() + 20_000;
-    let command: Command | undefined;
-    do {
-      await sleep(100);
-      command = expectSuccess<Command[]>(await as(svc, who).get(`/user/device/command/${eui}`)).find((c) => c.uid === uid);
-    } while (command?.status === 'Created' && Date.now() < until);
-    return command!;
+    const command = await eventually(
+      async () => {
+        const c = expectSuccess<Command[]>(await as(svc, who).get(`/user/device/command/${eui}`)).find((x) => x.uid === uid);
+        return c !== undefined && c.status !== 'Created' && c;
+      },
+      { what: `command ${uid} to leave Created`, timeoutMs: 20_000 },
+    );
+    // Its job has ended too: no later attempt can reach the canary, so its hits are final.
+    await commandDispatchEnded(svc, uid);
+    return command;
   };
 
   beforeAll(async () => {
@@ -230,7 +234,8 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
       }
       expect(refused).toHaveLength(cases().length);
       expect(await networks(strict, alice)).toEqual(before);
-      await sleep(200);
+      // Real time by nature: nothing may connect to the canary, not even after the 400 was sent.
+      await pause(200);
       expect(hits).toEqual([]);
       process.stdout.write(`ssrf: ${refused.length} base URLs refused at configuration, each for both adapters\n`);
     });
@@ -252,7 +257,6 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
         );
         const command = await dispatch(strict, alice, network.uid);
         expect(command).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/base_url.*(loopback|private)/) });
-        await sleep(300);
         expect(hits).toEqual([]);
       },
       40_000,
@@ -285,7 +289,6 @@ describe('SSRF: network base URLs never reach inside (canary on loopback)', () =
         );
         const command = await dispatch(lenient, carl, network.uid);
         expect(command).toMatchObject({ status: 'Failed', reason: expect.stringContaining('redirects are not followed') });
-        await sleep(300);
         // The first hop only; nothing on the TCP canary the Location named.
         expect(hits).toEqual([expect.stringMatching(new RegExp(`^http POST /r${status}/api/devices/`))]);
         hits.length = 0;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
+import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
 
@@ -64,7 +65,6 @@ const DATA_MEMBERS = ['uid', 'ts_unix', 'time_stamp', 'humidity', 'temperature',
 const GEOLOC_MEMBERS = ['geoloc_LAT', 'geoloc_LON', 'geoloc_ALT'];
 
 const isoOf = (unix: number) => new Date(unix * 1000).toISOString().replace('.000Z', '+00:00');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('uplink table, data rows and test decoding', () => {
   let svc: TestService;
@@ -394,13 +394,14 @@ describe('uplink table, data rows and test decoding', () => {
   });
 
   async function pollTable(eui: string, done: (rows: Json[]) => boolean, timeoutMs = 15_000): Promise<Json[]> {
-    const until = Date.now() + timeoutMs;
     let rows: Json[] = [];
-    while (Date.now() < until) {
-      rows = await table(alice, eui);
-      if (done(rows)) return rows;
-      await sleep(250);
-    }
+    await eventually(
+      async () => {
+        rows = await table(alice, eui);
+        return done(rows);
+      },
+      { what: `the table of ${eui}`, timeoutMs, intervalMs: 250 },
+    ).catch(() => undefined); // the caller's expectations say what it is
     return rows;
   }
 
@@ -422,13 +423,14 @@ describe('uplink table, data rows and test decoding', () => {
       // The same uplinks, decoded again: uids and times unchanged.
       expect(rows.map((r) => r.uplink)).toEqual(raw.map((r) => r.uplink));
       // The data view follows (the worker moves the device's cache version on when it is done).
-      const until = Date.now() + 15_000;
       let dataTemps: unknown[] = [];
-      while (Date.now() < until) {
-        dataTemps = (await data(alice, device.devEUI)).rows.map((r) => r.temperature);
-        if (dataTemps.every((t) => t !== null)) break;
-        await sleep(250);
-      }
+      await eventually(
+        async () => {
+          dataTemps = (await data(alice, device.devEUI)).rows.map((r) => r.temperature);
+          return dataTemps.every((t) => t !== null);
+        },
+        { what: 'the data view to follow', timeoutMs: 15_000, intervalMs: 250 },
+      ).catch(() => undefined); // the expectation says what it is
       expect(dataTemps).toEqual(temps);
       expect((await data(alice, device.devEUI, '?filter=temperature,humidity')).rows.map((r) => [r.temperature, r.humidity])).toEqual([
         [18.5, 50],

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { eventually } from './eventually';
 
 export interface ReceivedMail {
   to: string[];
@@ -89,16 +90,14 @@ export async function startSmtpServer() {
       subject?: string | RegExp,
       { timeoutMs = 10_000, count = 1 }: { timeoutMs?: number; count?: number } = {},
     ): Promise<ReceivedMail> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = mailsTo(to, subject);
-        if (found.length >= count) return found[count - 1]!;
-        if (Date.now() > deadline)
-          throw new Error(
-            `${count} mail(s) to ${to} ${subject ? `(${String(subject)}) ` : ''}not there within ${timeoutMs} ms (got ${found.length}, and ${mails.length} in all)`,
-          );
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      return eventually(
+        () => {
+          const found = mailsTo(to, subject);
+          if (found.length < count) throw new Error(`got ${found.length}, and ${mails.length} in all`);
+          return found[count - 1]!;
+        },
+        { what: `${count} mail(s) to ${to}${subject ? ` (${String(subject)})` : ''}`, timeoutMs, intervalMs: 100 },
+      );
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,4 +1,5 @@
 import { type ClientRequest, get, type IncomingMessage } from 'node:http';
+import { eventually } from './eventually';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- event data is read member by member
 type Json = Record<string, any>;
@@ -93,9 +94,5 @@ export class SseClient {
 }
 
 export async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${what} did not happen`);
+  await eventually(condition, { what, timeoutMs: 10_000 });
 }

@@ -2,6 +2,7 @@ import type { EventWire } from '@dts/domain';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { eventually } from './eventually';
 
 export interface Received {
   id: string;
@@ -80,20 +81,17 @@ export class WebhookReceiver {
 
   /** Waits, polling, until `predicate` holds; throws naming `what` after `timeoutMs`. */
   async until(what: string, predicate: () => boolean, timeoutMs = 20_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (!predicate()) {
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(predicate, { what, timeoutMs, intervalMs: 10 });
   }
 
   /** Waits until `path` has received `n` requests that were answered 2xx (or any, counting all). */
   async waitFor(path: string, predicate: (list: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
-    const until = Date.now() + timeoutMs;
-    while (!predicate(this.at(path))) {
-      if (Date.now() > until) throw new Error(`timed out waiting at ${path}: ${this.at(path).length} received`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await eventually(
+      () => {
+        if (!predicate(this.at(path))) throw new Error(`${this.at(path).length} received`);
+      },
+      { what: `the requests at ${path}`, timeoutMs },
+    );
     return this.at(path);
   }
 

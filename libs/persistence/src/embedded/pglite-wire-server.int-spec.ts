@@ -32,6 +32,8 @@ describe('embedded PostgreSQL over the wire', () => {
     await a.query('BEGIN');
     await a.query('INSERT INTO tx_probe VALUES (1)');
     const other = b.query('SELECT count(*)::int AS n FROM tx_probe');
+    // Real time by nature: a moment for the other read to reach the server while the transaction is
+    // open (nothing outside says it has; it must not see the row either way).
     await new Promise((r) => setTimeout(r, 50));
     await a.query('ROLLBACK');
     expect((await other).rows[0].n).toBe(0);
@@ -61,11 +63,14 @@ describe('embedded PostgreSQL over the wire', () => {
     await sender.query("NOTIFY jobs, 'one'");
     await sender.query("SELECT pg_notify('jobs', 'two'), pg_notify('Other', 'three')");
     await listener.query('UNLISTEN jobs');
+    await listener.query('LISTEN later');
     await sender.query("NOTIFY jobs, 'four'");
-    // A notice reaches an idle connection in its own time: wait for the other's, then a moment for any stray one.
-    for (let i = 0; i < 100 && got.other.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(got).toEqual({ listener: ['jobs:one', 'jobs:two'], other: ['Other:three'], sender: [] });
+    await sender.query("NOTIFY later, 'five'");
+    // A notice reaches an idle connection in its own time, in order: once the listener has the later
+    // channel's, a stray 'four' would have come before it. Bounded poll: no shared helper reaches libs.
+    const deadline = Date.now() + 5_000;
+    while (!(got.other.length > 0 && got.listener.includes('later:five')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(got).toEqual({ listener: ['jobs:one', 'jobs:two', 'later:five'], other: ['Other:three'], sender: [] });
     await Promise.all([listener.end(), other.end(), sender.end()]);
   });
 
