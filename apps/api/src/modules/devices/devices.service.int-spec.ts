@@ -3,7 +3,7 @@ import { type Eui, formatDate, normalizeEui, QUEUES } from '@dts/domain';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { ApiException } from '../../common/http/api.exception';
+import { type ApiException } from '../../common/http/api.exception';
 import { refusal, serviceTestingModule, type ServiceTestingModule } from '../../testing/service-testing-module';
 import { DeviceHandoversService } from './device-handovers.service';
 import { DeviceSharesService } from './device-shares.service';
