@@ -1,27 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { AlertStateFilter, RuleKind, StoredAlertMailState } from '@dts/domain';
+import type { AlertStateFilter, StoredAlert } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { returningRows } from '../sql/sql-results';
 
-export interface AlertRow {
-  uid: string;
+/** A stored alert (the domain's StoredAlert, which the wire mapping reads) with the ids it is kept under. */
+export interface AlertRow extends StoredAlert {
   account_id: number;
-  rule_id: number | null;
-  rule_name: string;
-  rule_kind: RuleKind;
   device_id: number;
-  eui: string;
-  message: string;
-  details: Record<string, unknown>;
-  raised_at: Date;
-  cleared_at: Date | null;
-  acknowledged_at: Date | null;
-  mail_raised: boolean | null;
-  mail_raised_state: StoredAlertMailState | null;
-  mail_raised_reason: string | null;
-  mail_cleared_state: StoredAlertMailState | null;
-  mail_cleared_reason: string | null;
 }
 
 /** The query of an AlertRow (add the WHERE): the alert with the decisions on its mails. */
