@@ -1,8 +1,7 @@
 -- order asc
-SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
-       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
-       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
-       n.name AS network
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.decoded, u.valid, u.payload_errors,
+       u.payload_warnings, u.lat, u.lon, u.alt, u.geoloc_lat, u.geoloc_lon, u.geoloc_alt, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref, n.name AS network
        FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
          WHERE u.device_id = $1
            AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
@@ -11,10 +10,9 @@ SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr
          LIMIT $4;
 
 -- order asc, after a keyset
-SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
-       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
-       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
-       n.name AS network
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.decoded, u.valid, u.payload_errors,
+       u.payload_warnings, u.lat, u.lon, u.alt, u.geoloc_lat, u.geoloc_lon, u.geoloc_alt, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref, n.name AS network
        FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
          WHERE u.device_id = $1
            AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
@@ -24,10 +22,9 @@ SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr
          LIMIT $4;
 
 -- order desc
-SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
-       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
-       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
-       n.name AS network
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.decoded, u.valid, u.payload_errors,
+       u.payload_warnings, u.lat, u.lon, u.alt, u.geoloc_lat, u.geoloc_lon, u.geoloc_alt, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref, n.name AS network
        FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
          WHERE u.device_id = $1
            AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))
@@ -36,10 +33,9 @@ SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr
          LIMIT $4;
 
 -- order desc, after a keyset
-SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.geoloc_lat, u.geoloc_lon,
-       u.geoloc_alt, u.decoded, u.valid, u.payload_errors, u.payload_warnings, u.temperature, u.humidity,
-       u.battery_voltage, u.battery_percent, u.lat, u.lon, u.alt, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref,
-       n.name AS network
+SELECT u.uid::text AS uid, u.received_at, u.port, u.payload, u.sf, u.rssi, u.snr, u.decoded, u.valid, u.payload_errors,
+       u.payload_warnings, u.lat, u.lon, u.alt, u.geoloc_lat, u.geoloc_lon, u.geoloc_alt, u.temperature, u.humidity,
+       u.battery_voltage, u.battery_percent, u.firmware_version, u.ts_device, u.ts_gps, u.api_ref, n.name AS network
        FROM uplinks u LEFT JOIN networks n ON n.uid = u.network_ref
          WHERE u.device_id = $1
            AND ($2::bigint IS NULL OR u.received_at >= to_timestamp($2::bigint))

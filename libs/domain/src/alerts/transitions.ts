@@ -1,4 +1,5 @@
 import type { UplinkRecordWire } from '../wire/uplink';
+import { RECORD_COLUMN_MEMBERS } from '../wire/uplink-mapping';
 import type { FenceTrigger } from './rule';
 
 /**
@@ -47,13 +48,17 @@ export function offlineTransition(prev: RuleState | null, observation: 'uplink' 
   return transition(prev ?? 'online', observation === 'uplink' ? 'online' : 'offline', 'offline', 'raise');
 }
 
-const MEASUREMENTS = ['temperature', 'humidity', 'battery_voltage', 'battery_percent', 'LAT', 'LON', 'ALT'] as const;
+type DecoderNumber = Extract<(typeof RECORD_COLUMN_MEMBERS)[number], { from: 'decoder'; type: 'number' }>['key'];
+/** A decoder's numeric measurements that have a column of their own: a new one is a threshold's member without further ado. */
+const MEASUREMENTS: readonly DecoderNumber[] = RECORD_COLUMN_MEMBERS.filter((m) => m.from === 'decoder' && m.type === 'number').map(
+  (m) => m.key as DecoderNumber,
+);
 const RADIO = ['RSSI', 'SNR', 'SF'] as const;
 
 /** A threshold's value in an uplink: a measurement of the row or its radio data, else a number in `payload_decoded`. */
 export function memberValue(row: UplinkRecordWire, member: string): number | null {
   let value: unknown = undefined;
-  if ((MEASUREMENTS as readonly string[]).includes(member)) value = row[member as (typeof MEASUREMENTS)[number]];
+  if ((MEASUREMENTS as readonly string[]).includes(member)) value = row[member as DecoderNumber];
   else if ((RADIO as readonly string[]).includes(member)) value = row.uplink[member as (typeof RADIO)[number]];
   if (value === undefined || value === null) value = row.payload_decoded[member];
   return typeof value === 'number' && Number.isFinite(value) ? value : null;

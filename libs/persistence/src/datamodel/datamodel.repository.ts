@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { COLUMN_DATA_TYPES } from '@dts/domain';
 import { DataSource } from 'typeorm';
+
+/** Data types of the decoded payload whose presence the data types in use report (one that gets a column is read from it). */
+const DECODED_ALIASES = ['pressure', 'illuminance', 'co2', 'ttf', 'dop', 'photos'];
 
 export interface NetworkRow {
   uid: number;
@@ -151,17 +155,14 @@ export class DatamodelRepository {
   }
 }
 
-/** One aggregate per data type alias: whether any uplink of those read has it. */
-const ALIASES_PRESENT = `SELECT bool_or(u.temperature IS NOT NULL) AS temperature, bool_or(u.humidity IS NOT NULL) AS humidity,
-  bool_or(u.battery_voltage IS NOT NULL) AS battery_voltage, bool_or(u.battery_voltage IS NOT NULL) AS battery,
-  bool_or(u.battery_percent IS NOT NULL) AS battery_percent,
-  bool_or(u.lat IS NOT NULL) AS "LAT", bool_or(u.lon IS NOT NULL) AS "LON", bool_or(u.alt IS NOT NULL) AS "ALT",
-  bool_or(u.geoloc_lat IS NOT NULL) AS "geoloc_LAT", bool_or(u.geoloc_lon IS NOT NULL) AS "geoloc_LON",
-  bool_or(u.geoloc_alt IS NOT NULL) AS "geoloc_ALT",
-  bool_or(u.rssi IS NOT NULL) AS "RSSI", bool_or(u.snr IS NOT NULL) AS "SNR", bool_or(u.sf IS NOT NULL) AS "SF",
-  bool_or(u.decoded ? 'pressure') AS pressure, bool_or(u.decoded ? 'illuminance') AS illuminance,
-  bool_or(u.decoded ? 'co2') AS co2, bool_or(u.decoded ? 'ttf') AS ttf, bool_or(u.decoded ? 'dop') AS dop,
-  bool_or(u.decoded ? 'photos') AS photos`;
+/**
+ * One aggregate per data type alias: whether any uplink of those read has it. The aliases stored in
+ * columns are COLUMN_DATA_TYPES of libs/domain; the others are members of the decoded payload.
+ */
+const ALIASES_PRESENT = `SELECT ${[
+  ...Object.entries(COLUMN_DATA_TYPES).map(([alias, column]) => `bool_or(u.${column} IS NOT NULL) AS "${alias}"`),
+  ...DECODED_ALIASES.filter((alias) => !Object.hasOwn(COLUMN_DATA_TYPES, alias)).map((alias) => `bool_or(u.decoded ? '${alias}') AS "${alias}"`),
+].join(', ')}`;
 
 function presentAliases(rows: Record<string, boolean | null>[]): string[] {
   return Object.entries(rows[0] ?? {})

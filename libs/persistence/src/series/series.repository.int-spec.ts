@@ -1,3 +1,4 @@
+import { COLUMN_DATA_TYPES } from '@dts/domain';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
 import { suiteDatabase, suiteTimeseriesSettings } from '../testing/suite-database';
@@ -5,6 +6,7 @@ import { ReadDatabase } from '../read/read-database';
 import { RollupBackfillRepository } from '../timeseries/rollup-backfill.repository';
 import { UplinksRepository } from '../uplinks/uplinks.repository';
 import { type SeriesRequest, SeriesRepository, type SeriesRow } from './series.repository';
+import { seriesMemberKey } from './series.sql';
 
 const HOUR = 3_600;
 /** 2026-03-02 00:00 UTC; the history runs three days from here, "now" in the middle of its last hour. */
@@ -93,6 +95,20 @@ describe('SeriesRepository (rollups kept up by every insert)', () => {
     await reads?.onApplicationShutdown();
     await ds?.destroy();
     await stop?.();
+  });
+
+  it('the rollup trigger (uplink_rollup_members) reads every data type stored in a column from that column, none from the decoded payload', async () => {
+    // A new column alias (COLUMN_DATA_TYPES) needs a migration replacing uplink_rollup_members: this names the aliases it misses.
+    const aliases = Object.keys(COLUMN_DATA_TYPES);
+    const columns = [...new Set(aliases.map(seriesMemberKey))];
+    const row = { ...Object.fromEntries(columns.map((c, i) => [c, i + 1])), decoded: Object.fromEntries(aliases.map((a) => [a, 999])) };
+    const members: { key: string; v: number }[] = await ds.query(
+      'SELECT k.key, k.v FROM jsonb_populate_record(NULL::uplinks, $1::jsonb) u CROSS JOIN LATERAL uplink_rollup_members(u) k',
+      [JSON.stringify(row)],
+    );
+    const read = new Map(members.map((m) => [m.key, m.v]));
+    const wrong = aliases.filter((a) => read.get(seriesMemberKey(a)) !== columns.indexOf(seriesMemberKey(a)) + 1 || read.has(`decoded.${a}`));
+    expect(wrong).toEqual([]);
   });
 
   it('answers 1 h, 6 h, 1 d and finer buckets as the uplinks do, however the range cuts hours and days', async () => {

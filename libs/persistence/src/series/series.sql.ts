@@ -1,3 +1,5 @@
+import { COLUMN_DATA_TYPES } from '@dts/domain';
+
 /**
  * The statement of GET /user/device/series: buckets computed from the daily rollup, the hourly
  * rollup and the uplinks, each for the part of the range it can answer (seriesRegions). The three
@@ -11,26 +13,12 @@ const HOUR = 3_600;
 const DAY = 86_400;
 
 /**
- * Data type aliases stored in columns of their own (the rest are numbers in the decoded payload).
- * The same members as the data rows' `filter` (libs/domain uplink-mapping), as columns; the
- * rollup trigger's member list (uplink_rollup_members) names these columns.
+ * Data type aliases stored in columns of their own (the rest are numbers in the decoded payload),
+ * with the column: COLUMN_DATA_TYPES of libs/domain, the same members as the data rows' `filter`.
+ * The rollup trigger's member list (uplink_rollup_members, a migration) must name these columns:
+ * series.repository.int-spec.ts fails, naming the alias, when it does not.
  */
-const COLUMN: Record<string, string> = {
-  temperature: 'temperature',
-  humidity: 'humidity',
-  battery_voltage: 'battery_voltage',
-  battery: 'battery_voltage',
-  battery_percent: 'battery_percent',
-  LAT: 'lat',
-  LON: 'lon',
-  ALT: 'alt',
-  geoloc_LAT: 'geoloc_lat',
-  geoloc_LON: 'geoloc_lon',
-  geoloc_ALT: 'geoloc_alt',
-  RSSI: 'rssi',
-  SNR: 'snr',
-  SF: 'sf',
-};
+const COLUMN: Readonly<Record<string, string>> = COLUMN_DATA_TYPES;
 
 /** The aliases the rollup trigger reads from columns rather than from the decoded payload. */
 export const COLUMN_ALIASES: readonly string[] = Object.keys(COLUMN);

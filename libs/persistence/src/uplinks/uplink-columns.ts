@@ -1,4 +1,4 @@
-import { DATA_ROW_STORED_COLUMNS, type Measurements, type StoredDataRow, type StoredUplink } from '@dts/domain';
+import { DATA_ROW_STORED_COLUMNS, DECODER_COLUMNS, RECORD_COLUMNS, type StoredDataRow, type StoredUplink } from '@dts/domain';
 import { nullable, type PgValue, required, type RowOf, type SqlType } from '../sql/columns';
 
 export { sqlList } from '../sql/columns';
@@ -59,19 +59,17 @@ type JsonValue<T extends SqlType> = T extends 'timestamptz' | 'bytea' | 'text' ?
 /** An uplink row as ingestion writes it; the uid is drawn by the statement. */
 export type UplinkWrite = { [K in Exclude<UplinkColumn, 'uid'>]: JsonValue<Spec<K>['type']> | Nullable<K> };
 
-/** The measurement columns a decoder's output fills: written at ingestion, rewritten by a re-decode. */
-export const MEASUREMENT_COLUMNS = [
-  'temperature',
-  'humidity',
-  'battery_voltage',
-  'battery_percent',
-  'lat',
-  'lon',
-  'alt',
-  'firmware_version',
-] as const satisfies readonly (UplinkColumn & keyof Measurements)[];
+/**
+ * The measurement columns a decoder's output fills: written at ingestion, rewritten by a re-decode.
+ * The columns of the uplink record's members `from: 'decoder'` (RECORD_COLUMN_MEMBERS in
+ * libs/domain); one missing from UPLINK_COLUMNS stops this compiling.
+ */
+export const MEASUREMENT_COLUMNS: readonly UplinkColumn[] = DECODER_COLUMNS;
 
-/** The columns a table row, a data row and the live feed show (with the network's name beside them). */
+/**
+ * The columns a table row, a data row and the live feed show (with the network's name beside them):
+ * the record's own, and the columns of its members (RECORD_COLUMN_MEMBERS in libs/domain).
+ */
 export const UPLINK_READ_COLUMNS = [
   'uid',
   'received_at',
@@ -80,14 +78,11 @@ export const UPLINK_READ_COLUMNS = [
   'sf',
   'rssi',
   'snr',
-  'geoloc_lat',
-  'geoloc_lon',
-  'geoloc_alt',
   'decoded',
   'valid',
   'payload_errors',
   'payload_warnings',
-  ...MEASUREMENT_COLUMNS,
+  ...RECORD_COLUMNS,
   'ts_device',
   'ts_gps',
   'api_ref',

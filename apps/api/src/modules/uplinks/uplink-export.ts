@@ -1,10 +1,11 @@
-import type { RawUplinkWire, UplinkRecordWire } from '@dts/domain';
+import { DATA_ROW_MEMBERS, RECORD_COLUMN_MEMBERS, type RawUplinkWire, type RecordOwnMembers, type UplinkRecordWire } from '@dts/domain';
 import { csvLine } from '../../common/http/stream-lines';
 
 /*
  * CSV columns of the history reads. A CSV header comes before the first row, so the columns are
  * fixed up front: the wire members in their wire order. The `satisfies` lists fail to compile when
- * a wire type gains or loses a member, so the CSV cannot drift from the JSON form.
+ * a wire type gains or loses a member of its own; the record's members that show a column and the
+ * data rows' members come from their lists in libs/domain. The CSV cannot drift from the JSON form.
  */
 
 const RAW_UPLINK_MEMBERS = Object.keys({
@@ -25,31 +26,24 @@ const RAW_UPLINK_MEMBERS = Object.keys({
   device_ref: 1,
 } satisfies Record<keyof RawUplinkWire, 1>) as (keyof RawUplinkWire)[];
 
-const RECORD_MEMBERS = Object.keys({
-  uplink: 1,
-  payload_decoded: 1,
-  payload_port: 1,
-  payload_length: 1,
-  payload_hex: 1,
-  payload_valid: 1,
-  payload_errors: 1,
-  payload_warnings: 1,
-  ts_network_unix: 1,
-  ts_net_unix: 1,
-  ts_gps_unix: 1,
-  ts_unix: 1,
-  LAT: 1,
-  LON: 1,
-  ALT: 1,
-  geoloc_LAT: 1,
-  geoloc_LON: 1,
-  geoloc_ALT: 1,
-  temperature: 1,
-  humidity: 1,
-  battery_voltage: 1,
-  battery_percent: 1,
-  firmware_version: 1,
-} satisfies Record<keyof UplinkRecordWire, 1>).filter((m) => m !== 'uplink') as Exclude<keyof UplinkRecordWire, 'uplink'>[];
+/** The record's own members, in wire order; the members that show a column follow, from RECORD_COLUMN_MEMBERS. */
+const RECORD_MEMBERS: Exclude<keyof UplinkRecordWire, 'uplink'>[] = [
+  ...(Object.keys({
+    uplink: 1,
+    payload_decoded: 1,
+    payload_port: 1,
+    payload_length: 1,
+    payload_hex: 1,
+    payload_valid: 1,
+    payload_errors: 1,
+    payload_warnings: 1,
+    ts_network_unix: 1,
+    ts_net_unix: 1,
+    ts_gps_unix: 1,
+    ts_unix: 1,
+  } satisfies Record<keyof RecordOwnMembers, 1>).filter((m) => m !== 'uplink') as Exclude<keyof RecordOwnMembers, 'uplink'>[]),
+  ...RECORD_COLUMN_MEMBERS.map((m) => m.key),
+];
 
 /**
  * Table rows in CSV: the fixed-shape `uplink` object is spread into `uplink.<member>` columns (a
@@ -62,10 +56,10 @@ export function tableCsvLine(row: UplinkRecordWire): string {
   return csvLine([...RAW_UPLINK_MEMBERS.map((m) => row.uplink[m]), ...RECORD_MEMBERS.map((m) => row[m])]);
 }
 
-/** Members of every unfiltered data row, in wire order. */
-export const DATA_MEMBERS = ['uid', 'ts_unix', 'time_stamp', 'humidity', 'temperature', 'battery'] as const;
+/** Members of every unfiltered data row, in wire order (DATA_ROW_MEMBERS of libs/domain). */
+export const DATA_MEMBERS: readonly string[] = DATA_ROW_MEMBERS.flatMap((m) => ('omitUnless' in m ? [] : [m.key]));
 /** Members only rows with a network position carry: columns only when the device's data has them. */
-export const DATA_POSITION_MEMBERS = ['geoloc_LAT', 'geoloc_LON', 'geoloc_ALT'] as const;
+export const DATA_POSITION_MEMBERS: readonly string[] = DATA_ROW_MEMBERS.flatMap((m) => ('omitUnless' in m ? [m.key] : []));
 /** Members every filtered row leads with, before the requested ones. */
 export const FILTERED_MEMBERS = ['uid', 'ts_unix', 'ts_net_unix'] as const;
 
