@@ -5,13 +5,18 @@ import { join, relative } from 'node:path';
 
 /**
  * `npm run build:packages` makes @dts/domain and @dts/client installable: packed, installed into an
- * empty project offline with an empty npm cache (so they need nothing else), required from plain
- * Node and type-checked from TypeScript.
+ * empty project offline with an empty npm cache (so they need nothing but the client's one
+ * dependency, eventsource-parser, packed here from the workspace's copy), required from plain Node
+ * and type-checked from TypeScript.
  */
 
 const root = join(__dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const rootVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+/** The Server-Sent Events parser the client reads live feeds with, as the workspace pins it. */
+const sseVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
+  'eventsource-parser'
+];
 
 function run(cmd: string, args: string[], cwd: string): string {
   try {
@@ -44,7 +49,7 @@ describe('npm packages @dts/domain and @dts/client', () => {
   const work = mkdtempSync(join(tmpdir(), 'dts-packages-'));
   const out = join(work, 'packages');
   const consumer = join(work, 'consumer');
-  let tarballs: { domain: string; client: string };
+  let tarballs: { domain: string; client: string; sse: string };
 
   beforeAll(() => {
     run(process.execPath, [join(root, 'tools/build-packages.mjs'), '--out', out], root);
@@ -53,7 +58,11 @@ describe('npm packages @dts/domain and @dts/client', () => {
         .trim()
         .split('\n')
         .pop()!;
-    tarballs = { domain: join(work, packed('domain')), client: join(work, packed('client')) };
+    const sse = run(npm, ['pack', join(root, 'node_modules/eventsource-parser'), '--pack-destination', work, '--silent'], work)
+      .trim()
+      .split('\n')
+      .pop()!;
+    tarballs = { domain: join(work, packed('domain')), client: join(work, packed('client')), sse: join(work, sse) };
   }, 180_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -68,13 +77,13 @@ describe('npm packages @dts/domain and @dts/client', () => {
     expect({ name: client.name, version: client.version, dependencies: client.dependencies }).toEqual({
       name: '@dts/client',
       version: rootVersion,
-      dependencies: { '@dts/domain': rootVersion },
+      dependencies: { '@dts/domain': rootVersion, 'eventsource-parser': sseVersion },
     });
   });
 
-  it('require nothing at run time but themselves (the client: @dts/domain at most)', () => {
+  it('require nothing at run time but themselves (the client: @dts/domain and eventsource-parser at most)', () => {
     expect(externalRequires(join(out, 'domain'))).toEqual([]);
-    expect(externalRequires(join(out, 'client')).filter((r) => !r.endsWith(': @dts/domain'))).toEqual([]);
+    expect(externalRequires(join(out, 'client')).filter((r) => !r.endsWith(': @dts/domain') && !r.endsWith(': eventsource-parser'))).toEqual([]);
   });
 
   it('leave the demo content out: @dts/domain holds wire types and pure functions only', () => {
@@ -89,7 +98,11 @@ describe('npm packages @dts/domain and @dts/client', () => {
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     // An empty cache: anything the tarballs needed from a registry would fail the install.
-    run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--cache', join(work, 'empty-cache'), tarballs.domain, tarballs.client], consumer);
+    run(
+      npm,
+      ['install', '--offline', '--no-audit', '--no-fund', '--cache', join(work, 'empty-cache'), tarballs.domain, tarballs.client, tarballs.sse],
+      consumer,
+    );
     expect(readdirSync(join(consumer, 'node_modules/@dts')).sort()).toEqual(['client', 'domain']);
 
     const script = `

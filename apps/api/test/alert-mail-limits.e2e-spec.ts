@@ -1,5 +1,6 @@
 import type { AlertWire } from '@dts/domain';
 import { AlertMailDigests } from '@dts/jobs';
+import { eventually } from '@dts/platform';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -51,20 +52,19 @@ describe('alert mail: verified addresses only, and at most so many an hour', () 
     }
     return eui;
   };
-  /** Polls until every one of the account's alert mails is decided (and none is still being handed over). */
-  const allDecided = async (accountId: number, timeoutMs = 240_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const [row] = await ds.query(
-        `SELECT count(*)::int AS decided, count(*) FILTER (WHERE m.state = 'sending')::int AS sending
-         FROM alert_mails m JOIN alerts a ON a.uid = m.alert_id WHERE a.account_id = $1`,
-        [accountId],
-      );
-      if (row.decided === MAILS && row.sending === 0) return;
-      if (Date.now() > deadline) throw new Error(`alert mails of account ${accountId} not all decided: ${JSON.stringify(row)} of ${MAILS}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
+  /** Waits until every one of the account's alert mails is decided (and none is still being handed over). */
+  const allDecided = (accountId: number, timeoutMs = 240_000) =>
+    eventually(
+      async () => {
+        const [row] = await ds.query(
+          `SELECT count(*)::int AS decided, count(*) FILTER (WHERE m.state = 'sending')::int AS sending
+           FROM alert_mails m JOIN alerts a ON a.uid = m.alert_id WHERE a.account_id = $1`,
+          [accountId],
+        );
+        expect(row).toEqual({ decided: MAILS, sending: 0 });
+      },
+      { what: `every alert mail of account ${accountId} to be decided`, timeoutMs, intervalMs: 100 },
+    );
   /** Every alert of the account through the API, in pages. */
   const alertsOf = async (who: Account) => {
     const all: AlertWire[] = [];
@@ -162,7 +162,8 @@ describe('alert mail: verified addresses only, and at most so many an hour', () 
       const mail = digestMails[i]!;
       expect(mail.subject).toMatch(new RegExp(`^${h.held} more alerts: ${h.window_start.toISOString().slice(0, 13).replace('T', ' ')}:00–`));
       expect(mail.text).toContain('By rule:');
-      expect(mail.text).toMatch(/ {2}Warm \d+: [1-3] raised, [1-3] cleared/);
+      // A run across an hour's end (CI's was, at 05:56) splits a rule's raises and clears between the two hours' digests.
+      expect(mail.text).toMatch(heldHours.length === 1 ? / {2}Warm \d+: [1-3] raised, [1-3] cleared/ : / {2}Warm \d+: [1-3] (raised|cleared)/);
       expect(mail.text).toContain('… and');
     }
     // Again: nothing more.
