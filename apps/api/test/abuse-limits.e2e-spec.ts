@@ -1,3 +1,4 @@
+import { eventually, pause } from '@dts/platform';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { accountWithCredentials } from './support/accounts';
 import { accountOverHttp, call } from './support/fault-load';
 import { startTestService, type TestService } from './support/harness';
 import { freePort } from './support/ports';
-import { API_MAIN, composeEnvironment, type Proc, sleep, startProcess, stopProcesses, waitReady } from './support/processes';
+import { API_MAIN, composeEnvironment, type Proc, startProcess, stopProcesses, waitReady } from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 
 /*
@@ -41,14 +42,17 @@ async function rawConnection(url: string): Promise<{ socket: Socket; received: (
   return { socket, received: () => received, closedAfter };
 }
 
-/** Writes `parts` one every `everyMs` until they run out or the server closes the connection. */
-async function trickle(socket: Socket, parts: string[], everyMs: number): Promise<number> {
+/**
+ * Writes `parts` one every `everyMs` until they run out or the server closes the connection; `onSent`
+ * hears the count so far. The pause is the slow client itself: its pace is what the test is about.
+ */
+async function trickle(socket: Socket, parts: string[], everyMs: number, onSent: (sent: number) => void = () => undefined): Promise<number> {
   let sent = 0;
   for (const part of parts) {
     if (socket.destroyed || socket.writableEnded) break;
     socket.write(part);
-    sent++;
-    await sleep(everyMs);
+    onSent(++sent);
+    await pause(everyMs);
   }
   return sent;
 }
@@ -65,8 +69,10 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     const slow = await rawConnection(svc.url);
     // A header line every 300 ms, never the blank line that ends them: 40 lines would take 12 s.
     const lines = ['GET /version HTTP/1.1\r\n', 'Host: dts\r\n', ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: ${i}\r\n`)];
-    const sending = trickle(slow.socket, lines, 300);
-    await sleep(500);
+    let sentSoFar = 0;
+    const sending = trickle(slow.socket, lines, 300, (n) => (sentSoFar = n));
+    // Others are served while the slow client is mid-headers: once it has sent a few lines.
+    await eventually(() => sentSoFar >= 3, { what: 'the slow client to have sent three header lines' });
     expect((await call(`${svc.url}/version`)).status).toBe(200);
     const closedAfter = await slow.closedAfter;
     const sent = await sending;
@@ -119,7 +125,9 @@ describe('slow clients are cut off by the server’s timeouts', () => {
     slow.socket.write(
       `POST /user/device/${eui} HTTP/1.1\r\nHost: dts\r\nAuthorization: Bearer ${appToken}\r\nContent-Type: application/json\r\nConnection: close\r\n`,
     );
-    await sleep(HEADERS_TIMEOUT_MS / 2);
+    // Real time is the point: the headers end half-way through their limit, and the body takes the
+    // rest of the request's limit in two halves, slow but inside both bounds.
+    await pause(HEADERS_TIMEOUT_MS / 2);
     slow.socket.write(`Content-Length: ${body.length}\r\n\r\n`);
     await trickle(slow.socket, [body.slice(0, 5), body.slice(5)], REQUEST_TIMEOUT_MS / 4);
     await slow.closedAfter;
@@ -165,7 +173,8 @@ async function smallGets(url: string, token: string, until: Promise<unknown>): P
       }),
     );
     const next = started + (i + 1) * SMALL_EVERY_MS;
-    await sleep(Math.max(0, next - Date.now()));
+    // The open-loop schedule: a small GET every SMALL_EVERY_MS of real time, answered or not.
+    await pause(Math.max(0, next - Date.now()));
   }
   await Promise.all(inFlight);
   return { latencies, failures };
@@ -266,9 +275,10 @@ realSuite(realTitle, () => {
 
   it('keeps GET /user answering promptly while four reads of the whole history stream (p99 goal 100 ms)', async () => {
     const small = `${url}/user`;
-    // Warm-up, then the same schedule with nothing else running: the baseline of this run.
-    await smallGets(small, token, sleep(1_000));
-    const idle = await smallGets(small, token, sleep(3_000));
+    // Warm-up, then the same schedule with nothing else running: the baseline of this run. Real time:
+    // a baseline is a number of seconds of the schedule (about 150 GETs), not a state to wait for.
+    await smallGets(small, token, pause(1_000));
+    const idle = await smallGets(small, token, pause(3_000));
 
     const busy = { latencies: [] as number[], failures: [] as string[] };
     const exports: { route: string; status: number; bytes: number; rows: number; ms: number }[] = [];

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { accountWithCredentials, bearer, login, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually, pause } from './support/eventually';
+import { eventually, pause } from '@dts/platform';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { WebhookReceiver } from './support/webhook-receiver';
 

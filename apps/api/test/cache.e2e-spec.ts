@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
 

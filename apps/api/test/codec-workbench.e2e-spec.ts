@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 

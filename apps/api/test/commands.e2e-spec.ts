@@ -11,7 +11,7 @@ import type { DataSource } from 'typeorm';
 import { parse } from 'yaml';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually, pause } from './support/eventually';
+import { eventually, pause } from '@dts/platform';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { commandDispatchEnded } from './support/queues';
 

@@ -1,9 +1,8 @@
 import { PasswordResetsRepository } from '@dts/persistence';
-import { TokenCryptoService } from '@dts/platform';
+import { eventually, TokenCryptoService } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { accountWithCredentials, bearer, createToken, login } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually } from './support/eventually';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { type OpenStream, openStream, within } from './support/streams';
 

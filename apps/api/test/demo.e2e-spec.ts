@@ -3,7 +3,7 @@ import { DemoLiveService } from '../src/modules/demo/demo-live.service';
 import { DemoSeeder, type DemoSummary } from '../src/modules/demo/demo.seeder';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { startTestService, type TestService } from './support/harness';
 
 /*

@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer, tokenClient } from './support/accounts';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 

@@ -1,3 +1,4 @@
+import { pause } from '@dts/platform';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -49,7 +50,7 @@ describe('e-mail verification', () => {
    */
   const awayFromHourEnd = async () => {
     const left = 3_600_000 - (Date.now() % 3_600_000);
-    if (left < 60_000) await new Promise((r) => setTimeout(r, left + 100));
+    if (left < 60_000) await pause(left + 100);
   };
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { get as httpGet, type ClientRequest } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer } from './support/accounts';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { accountOverHttp, call, callTracked, type Answer } from './support/fault-load';
-import { eventually, pause } from './support/eventually';
+import { eventually, pause } from '@dts/platform';
 import { exitedWithin } from './support/processes';
 import { type FaultTopology, type Instance, startFaultTopology } from './support/services';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { accountOverHttp, call, describeAnswers, type LoadReport, type LoadTargets, startLoad } from './support/fault-load';
-import { eventually, pause } from './support/eventually';
+import { eventually, pause } from '@dts/platform';
 import { API_MAIN, composeEnvironment, exitedWithin, startProcess, WORKER_MAIN } from './support/processes';
 import { type FaultTopology, type Instance, startFaultTopology, startPrivateRedis } from './support/services';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';

@@ -1,4 +1,5 @@
 import { CHIRPSTACK_UPLINK_SAMPLE, TTN_UPLINK_SAMPLE } from '@dts/domain';
+import { eventually, pause } from '@dts/platform';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes, randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
@@ -428,15 +429,20 @@ describe('schema-driven fuzz of every route', () => {
     const uncovered: string[] = [];
     const quiet = async (maxMs = 10_000) => {
       // Background jobs (dispatch, thumbnails, cache rebuilds) settle: two equal digests in a row.
+      // The interval is real time on purpose: "settled" is "nothing was written for 250 ms", since the
+      // jobs a fuzzed request may start are many and not named here.
       let last = await snapshot();
-      const until = Date.now() + maxMs;
-      while (Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 250));
-        const now = await snapshot();
-        if (changedTables(last, now).length === 0) return now;
-        last = now;
-      }
-      return last;
+      await pause(250);
+      return eventually(
+        async () => {
+          const now = await snapshot();
+          const changed = changedTables(last, now);
+          last = now;
+          expect(changed).toEqual([]);
+          return now;
+        },
+        { what: 'the background jobs to settle (no table changed for 250 ms)', timeoutMs: maxMs, intervalMs: 250 },
+      );
     };
     let baseline = await quiet(30_000);
     const started = Date.now();

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { accountOverHttp, call } from './support/fault-load';
 import { judgedProbe, probeDuring, type ProbeResult, WITHIN_BOUNDS } from './support/latency-probe';
 import { freePort } from './support/ports';
-import { eventually, pause } from './support/eventually';
+import { eventually, pause } from '@dts/platform';
 import { API_MAIN, composeEnvironment, composeIngestSecret, type Proc, startProcess, stopProcesses, waitReady } from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 
@@ -295,6 +295,7 @@ suite(title, () => {
     });
     const admitted = sockets.filter((s) => s.head().startsWith('HTTP/1.1 200'));
     for (const s of admitted) s.read();
+    // A bound, not a sleep: each settles when its socket closes, or as -1 if it has not within 15 s.
     const cut = await Promise.all(admitted.map((s) => Promise.race([s.closed, pause(15_000).then(() => -1)])));
     // Closed by the api, mid-body: a chunked response that had finished would end with 0 CRLF CRLF and stay open.
     expect(cut.every((ms) => ms > 0)).toBe(true);

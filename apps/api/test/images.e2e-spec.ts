@@ -1,5 +1,6 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { AnnotationWire, ImageDetailWire, ImageListEntryWire } from '@dts/domain';
+import { eventually } from '@dts/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,18 +107,6 @@ const pathOf = (url: string) => {
 /** An asymmetric matcher: any of these values. */
 const oneOf = (values: unknown[]) => ({ asymmetricMatch: (v: unknown) => values.includes(v), toAsymmetricMatcher: () => `oneOf(${values.join(', ')})` });
 
-/** Polls until `ok` holds (or fails with the last value after `ms`). */
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!ok(value)) {
-    if (Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-    value = await read();
-  }
-  return value;
-}
-
 describe('camera-trap images', () => {
   let svc: TestService;
   let db: DataSource;
@@ -157,12 +146,14 @@ describe('camera-trap images', () => {
   const detail = async (who: Caller, eui: string, hash: string) => expectSuccess<Detail>(await as(who).get(`/user/device/image/${eui}/${hash}`));
   /** The detail once the worker is done with the thumbnail (status 4, or 5 when annotated). */
   const ready = async (who: Caller, eui: string, hash: string, status: number[] = [4, 5]) => {
-    const d = await until(
-      () => detail(who, eui, hash),
-      (x) => status.includes(x.meta.status) && x.images.thumb !== null,
+    return eventually(
+      async () => {
+        const d = await detail(who, eui, hash);
+        expect({ status: d.meta.status, hasThumb: d.images.thumb !== null }).toEqual({ status: oneOf(status), hasThumb: true });
+        return d;
+      },
+      { what: `image ${hash} to be processed (status ${status.join(' or ')}, with a thumbnail)`, intervalMs: 100 },
     );
-    expect({ status: d.meta.status, hasThumb: d.images.thumb !== null }).toEqual({ status: oneOf(status), hasThumb: true });
-    return d;
   };
   const annotationsOf = (d: Detail) => JSON.parse(d.meta.annotations) as AnnotationWire[];
   const imageCount = async (deviceUid: number) =>
@@ -317,11 +308,14 @@ describe('camera-trap images', () => {
       // JPEG by its first bytes, garbage after them.
       const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(2048)]);
       const data = await uploaded(alice, device.eui, broken, 'broken.jpg');
-      const failed = await until(
-        () => detail(alice, device.eui, data.hash),
-        (d) => d.meta.status === 3,
+      const failed = await eventually(
+        async () => {
+          const d = await detail(alice, device.eui, data.hash);
+          expect(d.meta.status).toBe(3);
+          return d;
+        },
+        { what: 'the broken image to be marked failed (status 3)', intervalMs: 100 },
       );
-      expect(failed.meta.status).toBe(3);
       expect(failed.images.thumb).toBeNull();
       const [row] = (await db.query('SELECT status_reason FROM images WHERE uid = $1', [data.meta.uid])) as [{ status_reason: string | null }];
       expect(row.status_reason).toEqual(expect.stringMatching(/\S/));
@@ -1203,11 +1197,7 @@ describe('camera-trap images', () => {
       expect(envelopeOf(fileRes)).toMatchObject({ errors: [expect.objectContaining({ code: 'NOT_FOUND' })] });
       expectError(await as(alice).delete(`/user/device/image/${device.eui}/${img.hash}`), 404, 'NOT_FOUND');
 
-      const purged = await until(
-        () => blobCount(img.meta.uid),
-        (n) => n === 0,
-      );
-      expect(purged).toBe(0);
+      await eventually(async () => expect(await blobCount(img.meta.uid)).toBe(0), { what: `the blobs of image ${img.meta.uid} to be purged`, intervalMs: 100 });
       const [row] = (await db.query('SELECT deleted FROM images WHERE uid = $1', [img.meta.uid])) as [{ deleted: number }];
       expect(row.deleted).toBe(1);
       // The other image keeps its bytes.
@@ -1235,12 +1225,7 @@ describe('camera-trap images', () => {
       const link = pathOf(img.meta.url);
       expect(expectSuccess(await as(alice).delete(`/user/device/${device.eui}`), 200)).toMatchObject({ removed: true });
       expect((await fetchFile(link)).status).toBe(404);
-      expect(
-        await until(
-          () => blobCount(img.meta.uid),
-          (n) => n === 0,
-        ),
-      ).toBe(0);
+      await eventually(async () => expect(await blobCount(img.meta.uid)).toBe(0), { what: `the blobs of image ${img.meta.uid} to be purged`, intervalMs: 100 });
 
       const again = await register(bob, device.eui);
       expect(await list(bob, device.eui)).toEqual([]);
@@ -1259,12 +1244,7 @@ describe('camera-trap images', () => {
       expect(await blobCount(img.meta.uid)).toBe(1);
       const res = await svc.http().delete('/auth/register').set('Cookie', dora.cookie).send({ password: dora.account.password });
       expect(res.status).toBe(200);
-      expect(
-        await until(
-          () => blobCount(img.meta.uid),
-          (n) => n === 0,
-        ),
-      ).toBe(0);
+      await eventually(async () => expect(await blobCount(img.meta.uid)).toBe(0), { what: `the blobs of image ${img.meta.uid} to be purged`, intervalMs: 100 });
       expect((await fetchFile(pathOf(img.meta.url))).status).toBe(404);
     });
   });

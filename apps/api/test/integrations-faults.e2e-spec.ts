@@ -1,7 +1,7 @@
 import type { UplinkEventWire } from '@dts/domain';
+import { eventually } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { accountOverHttp, call } from './support/fault-load';
-import { sleep } from './support/processes';
 import { type FaultTopology, type Instance, startFaultTopology } from './support/services';
 import { realDatabaseUrl, realRedisUrl } from './support/test-database';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -74,8 +74,7 @@ suite(title, () => {
       })),
     });
     expect(ingest.status).toBe(202);
-    for (let i = 0; i < 200 && !killed; i++) await sleep(50);
-    expect(killed).toBe(true);
+    await eventually(() => killed, { what: 'the first worker to be killed mid-delivery of the third event' });
     await first.proc.exited;
     expect(receiver.at('/kill')).toHaveLength(2);
 
@@ -91,11 +90,14 @@ suite(title, () => {
         `SELECT state, attempts, count(*) OVER (PARTITION BY event_id)::int AS n FROM integration_deliveries WHERE integration_id = $1 ORDER BY id`,
         [integration.uid],
       );
-    let rows = await recorded();
-    for (let i = 0; i < 100 && rows.some((r) => r.state === 'pending'); i++) {
-      await sleep(100);
-      rows = await recorded();
-    }
+    const rows = await eventually(
+      async () => {
+        const now = await recorded();
+        expect(now.filter((r) => r.state === 'pending')).toEqual([]);
+        return now;
+      },
+      { what: 'every delivery to be recorded' },
+    );
 
     // In order once the receiver drops repeats by webhook-id, as the standard asks of it. The event in
     // flight was sent again; of those answered before the kill, at most the last (its record still

@@ -3,7 +3,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { accountWithCredentials } from './support/accounts';
 import { expectApiError } from './support/envelope';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { AuthBroker } from './support/mosquitto';
 import { lpp } from './support/payloads';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials } from './support/accounts';
 import { expectApiError, expectError } from './support/envelope';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';
 import { allEventsRouted } from './support/outbox';

@@ -2,7 +2,7 @@ import { COMMAND_STATUSES, QUEUES } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 
 /*

@@ -1,3 +1,4 @@
+import { eventually } from '@dts/platform';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { accountWithCredentials, bearer } from './support/accounts';
@@ -106,7 +107,7 @@ describeOnRealDatabase('a database outage (real PostgreSQL only: the embedded on
 
     await proxy.open();
     // The pool opens fresh connections on demand: the first requests after the return succeed.
-    await expect(waitForReady(svc)).resolves.toBe(true);
+    await waitForReady(svc);
     expect(expectSuccess<{ accepted: number }>(await ingest(3), 202).accepted).toBe(1);
     const rows = expectSuccess<Array<{ payload_hex: string }>>(
       await svc
@@ -119,11 +120,6 @@ describeOnRealDatabase('a database outage (real PostgreSQL only: the embedded on
   });
 });
 
-async function waitForReady(svc: TestService): Promise<boolean> {
-  for (let i = 0; i < 50; i++) {
-    const res = await svc.http().get('/health/ready');
-    if (res.status === 200) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
+function waitForReady(svc: TestService): Promise<void> {
+  return eventually(async () => expect((await svc.http().get('/health/ready')).status).toBe(200), { what: 'the service to be ready again', intervalMs: 100 });
 }

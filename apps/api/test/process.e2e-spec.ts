@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { eventually, pause } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { freePort } from './support/ports';
 
 const root = join(__dirname, '../../..');
@@ -53,16 +53,12 @@ async function waitFor(condition: () => boolean | Promise<boolean>, ms: number, 
 
 /** Waits for the process to answer; when it never does, the failure carries what it printed. */
 async function waitForVersion(port: number, deadlineMs: number, started?: Started): Promise<Response> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      return await fetch(`http://127.0.0.1:${port}/version`);
-    } catch (error) {
-      if (Date.now() > until)
-        throw new Error(`no answer on port ${port} within ${deadlineMs} ms (${String(error)}); the process printed:\n${started?.output() ?? ''}`);
-      await pause(100); // a bounded poll: until it listens
-    }
-  }
+  // Any answer will do (the caller looks at it): the wait is until the port listens.
+  return eventually(() => fetch(`http://127.0.0.1:${port}/version`), { what: `an answer on port ${port}`, timeoutMs: deadlineMs, intervalMs: 100 }).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}; the process printed:\n${started?.output() ?? ''}`);
+    },
+  );
 }
 
 /**

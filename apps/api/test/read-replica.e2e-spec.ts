@@ -1,3 +1,4 @@
+import { eventually } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { accountWithCredentials, tokenClient } from './support/accounts';
@@ -13,16 +14,6 @@ import { realDatabaseUrl } from './support/test-database';
  */
 const suite = realDatabaseUrl ? describe : describe.skip;
 const HOUR = 3_600;
-
-/** Polls `probe` until `done` says yes, within `ms`; the last value either way. */
-async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 suite('a read replica', () => {
   let primary: PrivatePostgres;
@@ -72,7 +63,7 @@ suite('a read replica', () => {
 
   it('serves history and series from the replica, a moment behind the primary', async () => {
     await ingest(100, t0);
-    expect(await eventually(stored, (n) => n === 100)).toBe(100);
+    await eventually(async () => expect(await stored()).toBe(100), { what: 'the 100 uplinks to be read from the replica' });
     // Replay paused on the standby: what is written now reaches the primary only, and the reads
     // that go to the replica do not see it. Writes are never sent there (ingestion succeeds).
     await standby.query('SELECT pg_wal_replay_pause()');
@@ -82,7 +73,7 @@ suite('a read replica', () => {
     const series = (await api.get(`/user/device/series/${eui}?members=temperature&from=${t0}&to=${t0 + 2 * HOUR}&interval=1h&agg=count`).expect(200)).body.data;
     expect(series.members.temperature.count.reduce((a: number, b: number) => a + b, 0)).toBe(100);
     await standby.query('SELECT pg_wal_replay_resume()');
-    expect(await eventually(stored, (n) => n === 110)).toBe(110);
+    await eventually(async () => expect(await stored()).toBe(110), { what: 'the 10 later uplinks to be replayed on the replica' });
   });
 
   it('reads from the primary within a second or two when the replica stops', async () => {

@@ -1,4 +1,4 @@
-import { type LocalRedisCluster, startRedisCluster } from '@dts/platform';
+import { eventually, type LocalRedisCluster, startRedisCluster } from '@dts/platform';
 import type { Cluster } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
@@ -12,7 +12,6 @@ import {
   composeIngestSecret,
   MIGRATE_MAIN,
   type Proc,
-  sleep,
   startProcess,
   stopProcesses,
   waitReady,
@@ -42,16 +41,16 @@ const title = realDatabaseUrl && realRedisUrl ? TITLE : `${TITLE} (skipped: need
 const ACCOUNT_LIMIT = 120;
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 
-/** Polls `probe` until it answers something `done` accepts, at most `ms`; fails naming the last answer. */
-async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  let last: T;
-  for (;;) {
-    last = await probe();
-    if (done(last)) return last;
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms; last: ${JSON.stringify(last)}`);
-    await sleep(150);
-  }
+/** `probe` until `done` accepts its answer, on the shared `eventually`: the error names the last answer. */
+function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  return eventually(
+    async () => {
+      const last = await probe();
+      if (!done(last)) throw new Error(JSON.stringify(last));
+      return last;
+    },
+    { what, timeoutMs: ms, intervalMs: 150 },
+  );
 }
 
 suite(title, () => {
@@ -259,12 +258,12 @@ suite(title, () => {
       created.push(command.uid);
     }
     const path = `/api/devices/${device.eui.toLowerCase()}/queue`;
-    await eventually(
+    await until(
       async () => network.calls.filter((c) => c.path === path).length,
       (n) => n >= created.length,
       'the dispatch of six commands',
     );
-    const statuses = await eventually(
+    const statuses = await until(
       () => query<{ uid: number; status: string }>('SELECT uid, status FROM commands WHERE uid = ANY($1::int[]) ORDER BY uid', [created]),
       (rows) => rows.every((r) => r.status !== 'Created'),
       'every command leaving Created',
@@ -284,7 +283,7 @@ suite(title, () => {
     const device = await newDevice(cookie, 2);
     const client = await SseClient.open(`http://127.0.0.1:${ports.api2}/user/device/live/${device.eui}`, { Cookie: cookie });
     try {
-      await eventually(
+      await until(
         async () => client.comments.length,
         (n) => n > 0,
         'the opening comment',
@@ -312,7 +311,7 @@ suite(title, () => {
 
     // A read of a stale entry has the worker build it (neither api runs processors).
     expect((await data('api2')).map((r) => r.temperature)).toEqual([20, 21, 22]);
-    const built = await eventually(status, (s) => !s.stale, 'the first cache build');
+    const built = await until(status, (s) => !s.stale, 'the first cache build');
     expect(built.rows).toBe(3);
 
     // The entry's one chunk is a key in the cluster; what api-2 serves is that key's text.
@@ -327,9 +326,9 @@ suite(title, () => {
     expect(invalidated.version).toBeGreaterThan(built.version);
     expect((await data('api2')).map((r) => r.temperature)).toEqual([20, 21, 22]);
     // The worker rebuilds it and prunes the old version's chunks, wherever in the cluster they are.
-    const rebuilt = await eventually(status, (s) => !s.stale && s.version === invalidated.version, 'the rebuild after the invalidation');
+    const rebuilt = await until(status, (s) => !s.stale && s.version === invalidated.version, 'the rebuild after the invalidation');
     expect(rebuilt.rows).toBe(3);
-    await eventually(
+    await until(
       () => redis.exists(chunkKey),
       (n) => n === 0,
       'the old version pruned',

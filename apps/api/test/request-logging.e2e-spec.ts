@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_SECRETS } from './support/harness';
-import { eventually, pause } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { freePort } from './support/ports';
 import { createTestDatabase, realRedisUrl, type TestDatabase } from './support/test-database';
 
@@ -75,15 +75,18 @@ describe('request logs', () => {
     });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
-    const until = Date.now() + 60_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${base}/version`)).ok) break;
-      } catch (error) {
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`the service did not start: ${String(error)}\n${output}`);
-        await pause(100); // a bounded poll: until it listens
-      }
-    }
+    const started = await eventually(
+      async () => {
+        if (child.exitCode !== null) return 'exited' as const;
+        const res = await fetch(`${base}/version`);
+        if (!res.ok) throw new Error(`answered ${res.status}`);
+        return 'listening' as const;
+      },
+      { what: 'the service to answer /version', timeoutMs: 60_000, intervalMs: 100 },
+    ).catch((error: Error) => {
+      throw new Error(`the service did not start: ${error.message}\n${output}`);
+    });
+    if (started === 'exited') throw new Error(`the service exited at start:\n${output}`);
   }, 90_000);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { SeriesWire } from '@dts/domain';
 import { accountWithCredentials, tokenClient } from './support/accounts';
-import { eventually } from './support/eventually';
+import { eventually } from '@dts/platform';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
 import { lpp } from './support/payloads';

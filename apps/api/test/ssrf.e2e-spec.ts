@@ -1,11 +1,10 @@
-import { isForbiddenAddress } from '@dts/platform';
+import { eventually, isForbiddenAddress, pause } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, isIP, type Server as TcpServer, type Socket } from 'node:net';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually, pause } from './support/eventually';
 import { startTestService, type TestService } from './support/harness';
 import { commandDispatchEnded } from './support/queues';
 

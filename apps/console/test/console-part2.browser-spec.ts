@@ -303,10 +303,14 @@ describe('the web console, part 2, in Chromium', () => {
       [0.7, 0.7],
       [0.3, 0.7],
     ];
-    for (const [x, y] of [...corners, corners[0]]) {
+    // Each click places a corner (Geoman's vertex marker; the cursor's own marker aside) before the
+    // next: the click that closes the ring must land on the first corner's marker.
+    const placed = map.locator('.marker-icon:not(.cursor-marker)');
+    for (const [i, [x, y]] of corners.entries()) {
       await page.mouse.click(box.x + box.width * x, box.y + box.height * y);
-      await page.waitForTimeout(150);
+      await placed.nth(i).waitFor();
     }
+    await page.mouse.click(box.x + box.width * corners[0]![0], box.y + box.height * corners[0]![1]);
     await page.getByText('4 corners.').waitFor();
     await page.getByLabel('Name').fill('Meadow');
     await check('fences-new');

@@ -158,10 +158,16 @@ describe('the web console in Chromium', () => {
     const scroller = page.locator('#commands .table-scroll');
     await scroller.waitFor();
     const first = page.locator('#commands tbody tr', { hasText: 'CAFE' });
-    for (let i = 0; i < 40 && !(await first.count()); i++) {
-      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-      await page.waitForTimeout(150);
-    }
+    // Scrolled to the end on every poll until the row has come (each scroll may load one more page).
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('#commands .table-scroll')!;
+        el.scrollTo(0, el.scrollHeight);
+        return [...document.querySelectorAll('#commands tbody tr')].some((tr) => tr.textContent?.includes('CAFE'));
+      },
+      undefined,
+      { polling: 150, timeout: 15_000 },
+    );
     await first.waitFor();
     expect(await first.locator('[data-command-status]').getAttribute('data-command-status')).toBe('Sent');
 
@@ -251,11 +257,16 @@ describe('the web console in Chromium', () => {
       expect(await fleetPage.getByRole('columnheader', { name: 'Device' }).getAttribute('aria-sort')).toBe('descending');
 
       // Scrolled to the end: further pages come as the rows near the end.
-      const scroller = fleetPage.locator('.table-scroll');
-      for (let i = 0; i < 40 && !(await fleetPage.locator('tbody tr', { hasText: 'Sensor 0000' }).count()); i++) {
-        await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-        await fleetPage.waitForTimeout(150);
-      }
+      // Scrolled to the end on every poll until the last sensor's row has come (a page per scroll at most).
+      await fleetPage.waitForFunction(
+        () => {
+          const el = document.querySelector('.table-scroll')!;
+          el.scrollTo(0, el.scrollHeight);
+          return [...document.querySelectorAll('tbody tr')].some((tr) => tr.textContent?.includes('Sensor 0000'));
+        },
+        undefined,
+        { polling: 150, timeout: 30_000 },
+      );
       await fleetPage.locator('tbody tr', { hasText: 'Sensor 0000' }).waitFor();
 
       // Filtered by folder and type and a text search, all by the service.

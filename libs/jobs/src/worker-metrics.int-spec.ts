@@ -1,7 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { ALL_JOB_NAMES, QUEUES } from '@dts/domain';
 import { runMigrations } from '@dts/persistence';
-import { loadConfig } from '@dts/platform';
+import { eventually, loadConfig } from '@dts/platform';
 import type { Job, Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { freePort } from './testing/ports';
@@ -25,9 +25,11 @@ function value(text: string, name: string, labels: Record<string, string>): numb
 }
 
 async function settled(job: Job, state: 'completed' | 'failed'): Promise<void> {
-  const until = Date.now() + 15_000;
-  while (!(await (state === 'completed' ? job.isCompleted() : job.isFailed())) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-  expect(await (state === 'completed' ? job.isCompleted() : job.isFailed())).toBe(true);
+  await eventually(async () => expect(await (state === 'completed' ? job.isCompleted() : job.isFailed())).toBe(true), {
+    what: `job ${job.name} (${job.id}) to be ${state}`,
+    timeoutMs: 15_000,
+    intervalMs: 50,
+  });
 }
 
 describe('the standalone worker’s /metrics', () => {
@@ -88,9 +90,14 @@ describe('the standalone worker’s /metrics', () => {
   it('counts job outcomes by job: completed, retried, failed, and unknown names under one label', async () => {
     // The purge scheduler runs once at start; on a loaded machine that run can land inside the
     // window below, so the window opens after it.
-    const until = Date.now() + 15_000;
-    while (value(await scrape(), 'dts_jobs_total', { job: 'maintenance.purge-expired', outcome: 'completed' }) < 1 && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(
+      async () => expect(value(await scrape(), 'dts_jobs_total', { job: 'maintenance.purge-expired', outcome: 'completed' })).toBeGreaterThanOrEqual(1),
+      {
+        what: 'the purge run at start to be counted',
+        timeoutMs: 15_000,
+        intervalMs: 50,
+      },
+    );
     const before = await scrape();
     const maintenance = worker.context.get<Queue>(getQueueToken(QUEUES.maintenance));
     await settled(await maintenance.add('maintenance.purge-expired', {}), 'completed');

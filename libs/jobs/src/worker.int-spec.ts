@@ -2,7 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { QUEUES } from '@dts/domain';
 import { runMigrations } from '@dts/persistence';
-import { loadConfig } from '@dts/platform';
+import { eventually, loadConfig } from '@dts/platform';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { freePort } from './testing/ports';
@@ -87,9 +87,7 @@ describe('the standalone worker', () => {
     );
     const queue = worker.context.get<Queue>(getQueueToken(QUEUES.maintenance));
     const job = await queue.add('maintenance.purge-expired', {});
-    const until = Date.now() + 15_000;
-    while (!(await job.isCompleted()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    expect(await job.isCompleted()).toBe(true);
+    await eventually(async () => expect(await job.isCompleted()).toBe(true), { what: 'the purge job to complete', timeoutMs: 15_000, intervalMs: 50 });
     const left: { digest: Buffer }[] = await ds.query('SELECT digest FROM sessions WHERE account_id = $1', [id]);
     expect(left.map((r) => r.digest.toString('hex'))).toEqual(['02']);
   });
@@ -97,8 +95,7 @@ describe('the standalone worker', () => {
   it('fails a job of an unknown name at once instead of retrying it', async () => {
     const queue = worker.context.get<Queue>(getQueueToken(QUEUES.mail));
     const job = await queue.add('mail.unknown', {}, { attempts: 5 });
-    const until = Date.now() + 15_000;
-    while (!(await job.isFailed()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => expect(await job.isFailed()).toBe(true), { what: 'the job of an unknown name to fail', timeoutMs: 15_000, intervalMs: 50 });
     const failed = await queue.getJob(job.id!);
     expect(failed?.failedReason).toMatch(/no processor for job "mail.unknown"/);
     expect(failed?.attemptsMade).toBe(1);

@@ -33,3 +33,4 @@ export * from './metrics/metrics.service';
 export * from './build-info';
 export * from './threads/thread-entry';
 export * from './testing/redis-cluster';
+export * from './testing/eventually';

@@ -1,6 +1,8 @@
+// The load generator's pacing is real time on purpose: a steady rate of requests (and a client's
+// 100 ms between retries) while a fault happens, not a wait for a state.
+import { pause as sleep } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { sleep } from './processes';
 
 /**
  * A bounded load of ingest, command and read traffic for the fault suites, with the bookkeeping

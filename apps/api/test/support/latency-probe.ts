@@ -1,3 +1,4 @@
+import { pause } from '@dts/platform';
 import { spawn } from 'node:child_process';
 
 /**
@@ -90,13 +91,15 @@ export async function probeDuring<T>(healthUrl: string, name: string, attack: ()
   // Measuring starts once the probe has its first answer (a new process takes a while on a busy
   // machine: seen 0 probes in an attack of 150 ms), then a few more before the attack.
   await probe.ready;
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Real time: the measuring window opens 200 ms (four probes) before the attack and closes 100 ms
+  // after it, so that the figures cover its start and its end.
+  await pause(200);
   let outcome: T;
   let result: ProbeResult;
   try {
     outcome = await attack();
   } finally {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100);
     result = await probe.stop();
     process.stdout.write(
       `hostile cost: ${name}: ${result.n} probes, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms (bounds: p99 ${HEALTH_P99_BOUND_MS} ms, max ${HEALTH_MAX_BOUND_MS} ms)\n`,

@@ -1,3 +1,4 @@
+import { eventually } from '@dts/platform';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -37,11 +38,7 @@ export class AuthBroker {
       );
     }
     this.child = spawn('mosquitto', ['-c', join(this.dir, 'mosquitto.conf')], { stdio: 'ignore' });
-    const until = Date.now() + 10_000;
-    while (!(await listening(this.port))) {
-      if (Date.now() > until) throw new Error('mosquitto did not start');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(() => listening(this.port), { what: `mosquitto to listen on ${this.port}`, intervalMs: 50 });
     return this;
   }
 

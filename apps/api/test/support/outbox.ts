@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { eventually } from './eventually';
+import { eventually } from '@dts/platform';
 
 /**
  * Waits until the event router has routed every event in the outbox (uplinks, commands, images,

@@ -1,3 +1,4 @@
+import { eventually } from '@dts/platform';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,8 +15,6 @@ export const root = join(__dirname, '../../../..');
 export const API_MAIN = join(root, 'dist/apps/api/src/main.js');
 export const WORKER_MAIN = join(root, 'dist/apps/worker/src/main.js');
 export const MIGRATE_MAIN = join(root, 'dist/libs/persistence/src/cli/migrate.js');
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface Proc {
   name: string;
@@ -39,18 +38,20 @@ export function startProcess(name: string, command: string, args: string[], env:
 
 /** Waits until `url` answers 200; fails with the process's output when it exits or the time runs out. */
 export async function waitReady(url: string, proc: Proc, ms = 45_000): Promise<void> {
-  const until = Date.now() + ms;
   let dead = false;
   void proc.exited.then(() => (dead = true));
-  for (;;) {
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (dead || Date.now() > until) throw new Error(`${proc.name} did not become ready at ${url}${dead ? ' (it exited)' : ''}:\n${proc.output()}`);
-    await sleep(150);
-  }
+  const outcome = await eventually(
+    async () => {
+      if (dead) return 'exited' as const;
+      const status = (await fetch(url)).status;
+      if (status !== 200) throw new Error(`answered ${status}`);
+      return 'ready' as const;
+    },
+    { what: `${proc.name} to answer 200 at ${url}`, timeoutMs: ms, intervalMs: 150 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${proc.output()}`);
+  });
+  if (outcome === 'exited') throw new Error(`${proc.name} did not become ready at ${url} (it exited):\n${proc.output()}`);
 }
 
 /** Waits for a process to exit, at most `ms`; true when it did. */

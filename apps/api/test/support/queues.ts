@@ -1,7 +1,7 @@
 import { commandDispatchJobId, QUEUES } from '@dts/domain';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { eventually } from './eventually';
+import { eventually } from '@dts/platform';
 import type { TestService } from './harness';
 
 /**

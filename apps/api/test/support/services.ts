@@ -1,3 +1,4 @@
+import { eventually } from '@dts/platform';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -6,18 +7,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { freePort } from './ports';
-import {
-  API_MAIN,
-  composeEnvironment,
-  composeIngestSecret,
-  MIGRATE_MAIN,
-  type Proc,
-  sleep,
-  startProcess,
-  stopProcesses,
-  waitReady,
-  WORKER_MAIN,
-} from './processes';
+import { API_MAIN, composeEnvironment, composeIngestSecret, MIGRATE_MAIN, type Proc, startProcess, stopProcesses, waitReady, WORKER_MAIN } from './processes';
 
 /**
  * PostgreSQL and Redis servers of a suite's own, which it may stop and start: the fault suites
@@ -250,21 +240,23 @@ export async function startPrivateRedis(options: { maxmemoryPolicy?: string } = 
     const c = spawn(server, args, { stdio: 'ignore' });
     child = c;
     exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
-    const until = Date.now() + 15_000;
-    for (;;) {
-      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      try {
-        await probe.connect();
-        // LOADING while it replays the append-only file: wait for PONG.
-        if ((await probe.ping()) === 'PONG') return;
-      } catch {
-        // not listening yet
-      } finally {
-        probe.disconnect();
-      }
-      if (c.exitCode !== null || Date.now() > until) throw new Error(`redis-server on ${port} did not start (see ${join(dir, 'redis.log')})`);
-      await sleep(50);
-    }
+    const outcome = await eventually(
+      async () => {
+        if (c.exitCode !== null) return 'exited' as const;
+        const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        try {
+          await probe.connect();
+          // LOADING while it replays the append-only file: wait for PONG.
+          const answer = await probe.ping();
+          if (answer !== 'PONG') throw new Error(`answered ${answer}`);
+          return 'started' as const;
+        } finally {
+          probe.disconnect();
+        }
+      },
+      { what: `redis-server on ${port} to answer PING (see ${join(dir, 'redis.log')})`, timeoutMs: 15_000, intervalMs: 50 },
+    );
+    if (outcome === 'exited') throw new Error(`redis-server on ${port} exited at start (see ${join(dir, 'redis.log')})`);
   };
   const halt = async (signal: NodeJS.Signals) => {
     const c = child as ReturnType<typeof spawn> | null;

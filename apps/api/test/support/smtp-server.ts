@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { eventually } from './eventually';
+import { eventually } from '@dts/platform';
 
 export interface ReceivedMail {
   to: string[];

@@ -1,5 +1,5 @@
 import { type ClientRequest, get, type IncomingMessage } from 'node:http';
-import { eventually } from './eventually';
+import { eventually } from '@dts/platform';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- event data is read member by member
 type Json = Record<string, any>;

@@ -2,7 +2,7 @@ import type { EventWire } from '@dts/domain';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { eventually } from './eventually';
+import { eventually } from '@dts/platform';
 
 export interface Received {
   id: string;

@@ -1,6 +1,6 @@
 import { commandDispatchJobId, QUEUES } from '@dts/domain';
 import { runMigrations } from '@dts/persistence';
-import { loadConfig, TokenCryptoService } from '@dts/platform';
+import { eventually, loadConfig, TokenCryptoService } from '@dts/platform';
 import { Queue } from 'bullmq';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -114,13 +114,15 @@ suite('a worker killed in the middle of handing a command to the network', () =>
     expect(whileDown).toBe('Created');
 
     startWorker();
-    const until = Date.now() + 45_000;
-    let row: { status: string; network_id: string | null } = { status: '', network_id: null };
-    while (Date.now() < until) {
-      row = (await db.query('SELECT status, network_id FROM commands WHERE uid = $1', [command])).rows[0];
-      if (row.status !== 'Created') break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const row = await eventually(
+      async () => {
+        const now: { status: string; network_id: string | null } = (await db.query('SELECT status, network_id FROM commands WHERE uid = $1', [command]))
+          .rows[0];
+        expect(now.status).not.toBe('Created');
+        return now;
+      },
+      { what: 'the restarted worker to hand the command off', timeoutMs: 45_000, intervalMs: 100 },
+    );
     expect(row).toEqual({ status: 'Scheduled', network_id: 'queue-item-1' });
     // At least once to the network (twice here: the first hand-off never got its answer), once in the record.
     expect(hits).toEqual([`POST /api/devices/70b3d57ed00c0a51/queue`, `POST /api/devices/70b3d57ed00c0a51/queue`]);

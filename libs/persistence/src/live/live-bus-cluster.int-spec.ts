@@ -1,4 +1,4 @@
-import { createRedisCluster, type LocalRedisCluster, parseRedisClusterNodes, startRedisCluster } from '@dts/platform';
+import { createRedisCluster, eventually, type LocalRedisCluster, parseRedisClusterNodes, startRedisCluster } from '@dts/platform';
 import type { Cluster } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -14,15 +14,6 @@ import type { LiveSignal } from './live-notices';
 const redisPass = Boolean(process.env.TEST_REDIS_URL);
 const suite = redisPass ? describe : describe.skip;
 const TITLE = 'the live bus on a Redis Cluster';
-
-/** Waits for `condition`, at most `ms`, checking every 25 ms. */
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 suite(redisPass ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pass)`, () => {
   let cluster: LocalRedisCluster;
@@ -75,7 +66,7 @@ suite(redisPass ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pa
     expect(listening.healthy).toBe(true);
     // `heard`: resolves once the publisher's own subscription heard it, so the other has been sent it too.
     await publishing.publish([{ kind: 'command', device: 1, command: 2 }], { heard: true });
-    await until(() => heard.length > 0, 'the notice on the other bus');
+    await eventually(() => heard.length > 0, { what: 'the notice on the other bus', timeoutMs: 15_000 });
     expect(heard).toEqual([{ kind: 'command', device: 1, command: 2 }]);
   });
 
@@ -89,19 +80,18 @@ suite(redisPass ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pa
     expect(victim).toHaveLength(1);
     await cluster.killNode(victim[0]!);
 
-    await until(() => heard.some((s) => s.kind === 'resync'), 'a resync after the subscription moved', 30_000);
+    await eventually(() => heard.some((s) => s.kind === 'resync'), { what: 'a resync after the subscription moved', timeoutMs: 30_000 });
     expect(listening.healthy).toBe(true);
     const after = await subscribedNodes(prefix);
     expect(after).toHaveLength(1);
     expect(after).not.toEqual(victim);
     // Publishing goes on through the nodes left (PUBLISH needs no slot): the moved subscription hears it.
-    await until(
+    await eventually(
       async () => {
         await publishing.publish([{ kind: 'uplinks', device: 9, newest: '123' }]);
         return heard.some((s) => s.kind === 'uplinks');
       },
-      'a notice after the move',
-      30_000,
+      { what: 'a notice after the move', timeoutMs: 30_000 },
     );
   }, 90_000);
 });

@@ -1,3 +1,4 @@
+import { eventually } from '@dts/platform';
 import { DataSource } from 'typeorm';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/embedded-postgres';
 import { dataSourceOptions, runMigrations } from '../data-source';
@@ -38,7 +39,12 @@ describe('RateLimitsRepository', () => {
 
   it('starts a new window when the old one ended', async () => {
     await repo.increment('w', 1, 1, 1);
-    await new Promise((r) => setTimeout(r, 20));
+    // The 1 ms window ends by the database's clock: wait until the store itself no longer counts it.
+    await eventually(async () => expect(await repo.peek('w')).toEqual({ hits: 0, ttlMs: 0 }), {
+      what: "the 1 ms window of 'w' to end",
+      timeoutMs: 2_000,
+      intervalMs: 5,
+    });
     expect(await repo.increment('w', 60_000, 1, 1)).toMatchObject({ totalHits: 1, isBlocked: false });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The one home for bounded waiting in the api's suites: a test waits for the state it needs (a row,
+ * The one home for bounded waiting in the suites (the api's e2e specs and the libs' int specs): a test waits for the state it needs (a row,
  * a delivery at the receiver, a status through the api, a log line), never for a fixed time.
  */
 
