@@ -21,13 +21,7 @@ import { AuthCoreModule } from '../common/auth/auth-core.module';
 import { ApiException } from '../common/http/api.exception';
 import type { AuthPrincipal } from '../common/auth/auth-principal';
 import { ThrottlingModule } from '../common/throttling/throttling.module';
-
-/** The secrets of the test configuration (the e2e harness uses the same). */
-const TEST_SECRETS = {
-  INGEST_SECRET: 'test-ingest-secret-0123456789',
-  TOKEN_ENCRYPTION_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
-  SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
-};
+import { TEST_SECRETS } from './test-secrets';
 
 const POOL_SIZE = 4;
 

@@ -4,13 +4,10 @@ import { type AppConfig, loadConfig } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { startService, type ServiceHandle } from '../../src/runtime';
+import { TEST_SECRETS } from '../../src/testing/test-secrets';
 import { createTestDatabase, realRedisUrl, type TestDatabase } from './test-database';
 
-export const TEST_SECRETS = {
-  INGEST_SECRET: 'test-ingest-secret-0123456789',
-  TOKEN_ENCRYPTION_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
-  SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
-};
+export { TEST_SECRETS };
 
 export interface TestService {
   handle: ServiceHandle;

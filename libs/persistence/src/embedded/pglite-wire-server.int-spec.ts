@@ -1,3 +1,4 @@
+import { eventually } from '@dts/platform';
 import { Client, Pool } from 'pg';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,9 +68,12 @@ describe('embedded PostgreSQL over the wire', () => {
     await sender.query("NOTIFY jobs, 'four'");
     await sender.query("NOTIFY later, 'five'");
     // A notice reaches an idle connection in its own time, in order: once the listener has the later
-    // channel's, a stray 'four' would have come before it. Bounded poll: no shared helper reaches libs.
-    const deadline = Date.now() + 5_000;
-    while (!(got.other.length > 0 && got.listener.includes('later:five')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // channel's, a stray 'four' would have come before it.
+    await eventually(() => got.other.length > 0 && got.listener.includes('later:five'), {
+      what: "the 'later' notice on the listener",
+      timeoutMs: 5_000,
+      intervalMs: 20,
+    });
     expect(got).toEqual({ listener: ['jobs:one', 'jobs:two', 'later:five'], other: ['Other:three'], sender: [] });
     await Promise.all([listener.end(), other.end(), sender.end()]);
   });

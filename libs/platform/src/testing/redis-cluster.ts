@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
+import { pause } from './eventually';
 
 /**
  * A Redis Cluster of the test's own on this machine: `masters` redis-server processes with
@@ -48,8 +49,6 @@ const NODE_START_MS = 20_000;
 const CREATE_MS = 60_000;
 const STATE_OK_MS = 30_000;
 const POLL_MS = 50;
-
-const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function findBinary(name: string): string | null {
   const known = [`/usr/bin/${name}`, `/usr/local/bin/${name}`].find((p) => existsSync(p));
