@@ -34,3 +34,4 @@ export * from './build-info';
 export * from './threads/thread-entry';
 export * from './testing/redis-cluster';
 export * from './testing/eventually';
+export * from './testing/each-redis';

@@ -1,5 +1,4 @@
-import { type LocalRedisCluster, type RedisClient, startRedisCluster } from '@dts/platform';
-import { Redis } from 'ioredis';
+import { describeOnEachRedis } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { RedisCacheChunkStore } from './cache-chunk.store';
 
@@ -9,30 +8,13 @@ import { RedisCacheChunkStore } from './cache-chunk.store';
  * them on every master (SCAN walks one server) and delete keys of many slots (a multi-key DEL is
  * refused with CROSSSLOT). In the PostgreSQL + Redis pass of `npm test`.
  */
-const single = process.env.TEST_REDIS_URL || null;
-const suite = single ? describe : describe.skip;
-const TITLE = 'the Redis cache chunk store on a single Redis and on a Redis Cluster';
 
-suite(single ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pass)`, () => {
-  let cluster: LocalRedisCluster;
-  const redis: Record<'single' | 'cluster', RedisClient> = {} as never;
-
-  beforeAll(async () => {
-    cluster = await startRedisCluster();
-    redis.cluster = cluster.client();
-    redis.single = new Redis(single!, { maxRetriesPerRequest: 3 });
-  }, 120_000);
-  afterAll(async () => {
-    redis.cluster?.disconnect();
-    redis.single?.disconnect();
-    await cluster?.stop();
-  });
-
+describeOnEachRedis('the Redis cache chunk store on a single Redis and on a Redis Cluster', ({ redis, cluster }) => {
   /** Masters (by port) holding any of the keys. */
   async function mastersHolding(keys: string[]): Promise<Set<number>> {
     const ports = new Set<number>();
-    for (const { port } of cluster.nodes) {
-      const node = cluster.node(port);
+    for (const { port } of cluster().nodes) {
+      const node = cluster().node(port);
       try {
         const held = await Promise.all(keys.map((k) => node.exists(k).catch(() => 0)));
         if (held.some(Boolean)) ports.add(port);

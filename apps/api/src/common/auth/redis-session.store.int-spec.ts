@@ -1,5 +1,4 @@
-import { isCluster, type LocalRedisCluster, type RedisClient, startRedisCluster } from '@dts/platform';
-import { Redis } from 'ioredis';
+import { describeOnEachRedis, isCluster } from '@dts/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { RedisSessionStore } from './redis-session.store';
 
@@ -9,29 +8,12 @@ import { RedisSessionStore } from './redis-session.store';
  * no command spans two slots (a MULTI over a session and its account's set was refused with
  * CROSSSLOT before). In the PostgreSQL + Redis pass of `npm test`.
  */
-const single = process.env.TEST_REDIS_URL || null;
-const suite = single ? describe : describe.skip;
-const TITLE = 'the Redis session store on a single Redis and on a Redis Cluster';
 
 const digestOf = () => createHash('sha256').update(randomBytes(32)).digest();
 const client = { userAgent: 'jest', clientIp: '127.0.0.1' };
 const inAnHour = () => new Date(Date.now() + 3_600_000);
 
-suite(single ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pass)`, () => {
-  let cluster: LocalRedisCluster;
-  const redis: Record<'single' | 'cluster', RedisClient> = {} as never;
-
-  beforeAll(async () => {
-    cluster = await startRedisCluster();
-    redis.cluster = cluster.client();
-    redis.single = new Redis(single!, { maxRetriesPerRequest: 3 });
-  }, 120_000);
-  afterAll(async () => {
-    redis.cluster?.disconnect();
-    redis.single?.disconnect();
-    await cluster?.stop();
-  });
-
+describeOnEachRedis('the Redis session store on a single Redis and on a Redis Cluster', ({ redis, cluster }) => {
   describe.each(['single', 'cluster'] as const)('on a %s Redis', (kind) => {
     const prefix = `dts-sess-${kind}-${randomBytes(3).toString('hex')}`;
     const store = () => new RedisSessionStore(redis[kind], prefix);
@@ -59,8 +41,8 @@ suite(single ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pass)
       if (isCluster(redis[kind])) {
         // What a cluster is for: the sessions of one account are spread over the masters.
         const ports = new Set<number>();
-        for (const n of cluster.nodes) {
-          const node = cluster.node(n.port);
+        for (const n of cluster().nodes) {
+          const node = cluster().node(n.port);
           const held = await Promise.all(digests.map((d) => node.exists(`${prefix}:sess:${d.toString('hex')}`).catch(() => 0)));
           if (held.some(Boolean)) ports.add(n.port);
           node.disconnect();

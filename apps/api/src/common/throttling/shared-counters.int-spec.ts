@@ -1,6 +1,5 @@
 import type { RateLimitsRepository } from '@dts/persistence';
-import { eventually, loadConfig, type LocalRedisCluster, type RedisClient, startRedisCluster } from '@dts/platform';
-import { Redis } from 'ioredis';
+import { describeOnEachRedis, eventually, loadConfig } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { ApiException } from '../http/api.exception';
 import { BatchedThrottlerStorage } from './batched-throttler.storage';
@@ -13,25 +12,8 @@ import { RedisSharedCounters, redisWindowKey } from './shared-counters';
  * layer, and the failed logins per name counted there. In the PostgreSQL + Redis pass of `npm test`; PostgreSQL's counters are
  * libs/persistence/src/rate-limits/rate-limits.repository.int-spec.ts.
  */
-const single = process.env.TEST_REDIS_URL || null;
-const suite = single ? describe : describe.skip;
-const TITLE = 'rate-limit counters on a single Redis and on a Redis Cluster';
 
-suite(single ? TITLE : `${TITLE} (skipped: needs TEST_REDIS_URL, the Redis pass)`, () => {
-  let cluster: LocalRedisCluster;
-  const redis: Record<'single' | 'cluster', RedisClient> = {} as never;
-
-  beforeAll(async () => {
-    cluster = await startRedisCluster();
-    redis.cluster = cluster.client();
-    redis.single = new Redis(single!, { maxRetriesPerRequest: 3 });
-  }, 120_000);
-  afterAll(async () => {
-    redis.cluster?.disconnect();
-    redis.single?.disconnect();
-    await cluster?.stop();
-  });
-
+describeOnEachRedis('rate-limit counters on a single Redis and on a Redis Cluster', ({ redis }) => {
   describe.each(['single', 'cluster'] as const)('on a %s Redis', (kind) => {
     const prefix = `dts-rl-${kind}-${randomBytes(3).toString('hex')}`;
 
