@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccountEntity } from '../entities';
+import { AccountEntity } from './account.entity';
 import { returningRows } from '../sql/sql-results';
 
 export interface NewAccount {

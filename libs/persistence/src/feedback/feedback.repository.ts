@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { FeedbackEntity } from '../entities';
+import { FeedbackEntity } from './feedback.entity';
 
 @Injectable()
 export class FeedbackRepository {

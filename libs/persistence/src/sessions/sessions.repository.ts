@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { SessionEntity } from '../entities';
+import { SessionEntity } from './session.entity';
 import { returningRows } from '../sql/sql-results';
 
 /** Where a session was started from, as the api saw the sign-in request. */

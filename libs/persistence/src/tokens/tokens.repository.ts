@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ApiTokenEntity } from '../entities';
+import { ApiTokenEntity } from './api-token.entity';
 import { statement, Statements } from '../sql/statements';
 
 export interface NewToken {
