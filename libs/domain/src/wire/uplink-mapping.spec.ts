@@ -1,6 +1,4 @@
-import { NO_MEASUREMENTS } from '../families/decoder';
-import type { Measurements } from './measurements';
-import { COLUMN_DATA_TYPES, DECODER_COLUMNS, filterMember, RECORD_COLUMN_MEMBERS, type StoredUplink, toUplinkRecordWire } from './uplink-mapping';
+import { COLUMN_DATA_TYPES, filterMember, RECORD_COLUMN_MEMBERS, type StoredUplink, toUplinkRecordWire } from './uplink-mapping';
 
 /*
  * toUplinkRecordWire writes RECORD_COLUMN_MEMBERS out by hand (for speed): these hold its lines to
@@ -68,12 +66,5 @@ describe('data types stored in columns', () => {
 
   it('reads an alias without a column from the decoded payload', () => {
     expect(filterMember('co2', new Set(['co2']))!(row)).toBe(612);
-  });
-});
-
-describe('Measurements', () => {
-  it('are the columns a decoder fills', () => {
-    const names: (keyof Measurements)[] = DECODER_COLUMNS;
-    expect(Object.keys(NO_MEASUREMENTS).sort()).toEqual([...names].sort());
   });
 });
