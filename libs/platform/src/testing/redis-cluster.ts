@@ -124,6 +124,19 @@ async function makeCertificates(dir: string): Promise<{ ca: string; cert: string
 }
 
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<LocalRedisCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisClusterOnce(options);
+    } catch (error) {
+      // Ports are picked free here and bound a moment later by redis-server: another process may
+      // take one in between (seen in CI: a cluster bus port, while other suites started clusters).
+      // The failed attempt has stopped its nodes; new ports then.
+      if (attempt >= 3 || !/Address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startRedisClusterOnce(options: RedisClusterOptions): Promise<LocalRedisCluster> {
   const server = findBinary('redis-server');
   const cli = findBinary('redis-cli') ?? (server ? join(dirname(server), 'redis-cli') : null);
   if (!server || !cli || !existsSync(cli))
