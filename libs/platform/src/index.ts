@@ -31,6 +31,7 @@ export * from './metrics/metrics-auth';
 export * from './metrics/metrics.module';
 export * from './metrics/metrics.service';
 export * from './build-info';
+export * from './time/loop-deadline';
 export * from './threads/thread-entry';
 export * from './testing/redis-cluster';
 export * from './testing/eventually';

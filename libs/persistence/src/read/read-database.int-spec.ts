@@ -34,6 +34,30 @@ describe('ReadDatabase', () => {
     }
   });
 
+  it('serves a read whose answer came while this process stood still past the bound (not a timeout)', async () => {
+    const reads = new ReadDatabase({ primaryUrl: url, replicaUrl: null, poolSize: 2, statementTimeoutMs: 300, embedded });
+    try {
+      await reads.query('SELECT 1'); // a connection open before the read under test
+      const answer = reads.query<{ n: number }>('SELECT 2 AS n FROM pg_sleep(0.1)').catch((e: unknown) => e);
+      await new Promise((resolve) => setImmediate(resolve)); // the read is sent, its bound armed
+      // The loop stands still 1 s while the answer comes, from a setImmediate callback: the timers
+      // run first after it, as they did when a stream's reader held the loop in CI and pg's
+      // query_timeout turned answered reads into timeouts (cut streams, "aborted").
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const until = performance.now() + 1_000;
+          while (performance.now() < until) {
+            // standing still
+          }
+          resolve();
+        }),
+      );
+      expect(await answer).toEqual([{ n: 2 }]);
+    } finally {
+      await reads.onApplicationShutdown();
+    }
+  });
+
   it('reads from the primary at once when the replica does not answer, and leaves the replica alone a while', async () => {
     // A "replica" that accepts connections and never speaks: the connect timeout ends the wait.
     const silent: Server = createServer(() => undefined);

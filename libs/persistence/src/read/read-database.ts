@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Pool, type PoolClient, type PoolConfig } from 'pg';
+import { loopDeadline, type LoopDeadline } from '@dts/platform';
+import { Pool, type PoolClient, type PoolConfig, type QueryResult } from 'pg';
 
 /**
  * A user's read ran past READ_STATEMENT_TIMEOUT_MS: answered 503 QUERY_TIMEOUT (docs/api.md §1),
@@ -79,9 +80,6 @@ export class ReadDatabase implements OnApplicationShutdown {
       // estimate is large (a long range) for longer than the read takes (docs/benchmarks.md, figure 7).
       statement_timeout: this.options.statementTimeoutMs,
       options: '-c jit=off',
-      // The embedded database (PGlite) cannot interrupt a statement: the client stops waiting
-      // instead, its connection is closed, and the statement's time is the embedded thread's only.
-      query_timeout: this.options.statementTimeoutMs + (this.options.embedded ? 0 : 1_000),
     };
   }
 
@@ -103,23 +101,38 @@ export class ReadDatabase implements OnApplicationShutdown {
     return this.run<T>(this.primary, sql, params);
   }
 
+  /**
+   * The client stops waiting READ_STATEMENT_TIMEOUT_MS after it asked (and a second more on
+   * PostgreSQL, which cancels the statement itself first): the embedded database (PGlite) cannot
+   * interrupt a statement, so there this is the limit, and the statement's time is the embedded
+   * thread's only. The wait is a loop deadline (loop-deadline.ts), not pg's query_timeout: an event
+   * loop that stood still must not turn an answer waiting to be read into a timeout.
+   */
   private async run<T>(pool: Pool, sql: string, params: readonly unknown[]): Promise<T[]> {
     const client: PoolClient = await pool.connect();
+    const timeoutMs = this.options.statementTimeoutMs;
     let broken: Error | undefined;
+    let deadline: LoopDeadline | undefined;
+    const answer = client.query(sql, params as unknown[]);
+    // Settled either way; what the caller sees is the race below.
+    answer.catch(() => undefined);
     try {
-      const result = await client.query(sql, params as unknown[]);
+      const waited = new Promise<never>((_, reject) => {
+        deadline = loopDeadline(timeoutMs + (this.options.embedded ? 0 : 1_000), () => reject(new QueryTimeoutError(timeoutMs)));
+      });
+      const result: QueryResult = await Promise.race([answer, waited]);
       return result.rows as T[];
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === QUERY_CANCELED) throw new QueryTimeoutError(this.options.statementTimeoutMs);
-      if (/Query read timeout/.test((error as Error).message)) {
-        // The statement may still be running for this connection: it is not given back.
-        broken = error as Error;
-        throw new QueryTimeoutError(this.options.statementTimeoutMs);
+      if (error instanceof QueryTimeoutError) {
+        // The statement may still be running for this connection: it is closed, not given back.
+        broken = error;
+        throw error;
       }
+      if ((error as { code?: string }).code === QUERY_CANCELED) throw new QueryTimeoutError(timeoutMs);
       if (serverGone(error)) broken = error as Error;
       throw error;
     } finally {
+      deadline?.clear();
       client.release(broken);
     }
   }

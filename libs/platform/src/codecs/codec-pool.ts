@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { threadEntry } from '../threads/thread-entry';
+import { loopDeadline, type LoopDeadline } from '../time/loop-deadline';
 import { CODEC_LIMITS, type CodecTrial, loadDeadlineMs, MAX_LOAD_MS } from './codec-limits';
 import { CODEC_THREAD_MARK, type CodecRequest, type CodecResponse, type CodecThreadData, type EncodeOutcome } from './codec-worker';
 
@@ -39,7 +40,8 @@ interface Thread {
   /** Settles when the thread is ready for work (its sandbox warmed) or gone. */
   started: Promise<void>;
   current: Pending | null;
-  timer: NodeJS.Timeout | null;
+  /** Past it the thread is taken as hung: a loop deadline, so that a stall of this process is not blamed on the thread. */
+  timer: LoopDeadline | null;
 }
 
 /** The failed result of work a thread could not finish. */
@@ -155,7 +157,7 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
       }
       const pending = this.queue.shift()!;
       thread.current = pending;
-      thread.timer = setTimeout(() => void this.hung(thread), boundOf(pending.request) + this.hungGraceMs);
+      thread.timer = loopDeadline(boundOf(pending.request) + this.hungGraceMs, () => void this.hung(thread));
       thread.worker.postMessage(pending.request);
     }
   }
@@ -204,7 +206,7 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
       }
       const pending = thread.current;
       if (!pending || pending.request.id !== message.id) return;
-      if (thread.timer) clearTimeout(thread.timer);
+      thread.timer?.clear();
       thread.current = null;
       thread.timer = null;
       pending.resolve(message);
@@ -249,7 +251,7 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
     const index = this.threads.indexOf(thread);
     if (index === -1) return;
     this.threads.splice(index, 1);
-    if (thread.timer) clearTimeout(thread.timer);
+    thread.timer?.clear();
     const pending = thread.current;
     thread.current = null;
     if (pending) pending.resolve(this.lost(pending.request, reason));

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LiveBus, type LiveSignal } from '@dts/persistence';
-import { APP_CONFIG, type AppConfig } from '@dts/platform';
+import { APP_CONFIG, type AppConfig, loopStall } from '@dts/platform';
 import { Authenticator } from '../../common/auth/authenticator.service';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
@@ -143,12 +143,17 @@ export class LiveStreamsService implements OnModuleDestroy {
 
   private watchStalls(): void {
     if (this.stallTimer) return;
+    let dueAt = performance.now() + STALL_CHECK_MS;
     this.stallTimer = setInterval(() => {
       const now = Date.now();
+      // Time this process stood still (its own stall, not the clients') is not held against them.
+      const stood = loopStall(dueAt);
+      dueAt = performance.now() + STALL_CHECK_MS;
       let open = 0;
       for (const streams of this.byAccount.values()) {
         for (const stream of streams) {
           open++;
+          stream.progressAt += stood;
           // Progress: nothing waiting in the process, or the kernel took more bytes since the last
           // look (the client reads, however slowly). A whole export buffered at once drains for as
           // long as its client keeps reading.
