@@ -68,6 +68,12 @@ module.exports = {
   ].filter((p) => !(secondPass && FIRST_PASS_ONLY_PROJECTS.includes(p.displayName))),
   // Each end-to-end file starts its own database: two at a time fit a 2-core machine.
   maxWorkers: 2,
+  // A worker is replaced once a file leaves its heap past this. Modules of a file (NestJS, TypeORM,
+  // PGlite's WebAssembly) are not all let go when the next file starts: without this a worker's
+  // heap grew to 2 GB over a pass, every garbage collection grew with it, the first pass ran twice
+  // as long, and the suites that collect on purpose to measure memory (streaming) stood the event
+  // loop still for seconds at a time. A new worker costs about a second.
+  workerIdleMemoryLimit: '700MB',
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   // Hooks too: a suite's beforeAll starts a database and hashes passwords (argon2), which on a
   // loaded 2-core machine has taken over 30 s.

@@ -1,27 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { JobsModule } from '@dts/jobs';
-import { PersistenceModule } from '@dts/persistence';
-import {
-  type AppConfig,
-  CodecsModule,
-  ConfigModule,
-  CryptoModule,
-  AppLogger,
-  createHttpLoggers,
-  HTTP_LOGGERS,
-  MetricsModule,
-  QueueModule,
-  RedisModule,
-} from '@dts/platform';
-import { AuthCoreModule } from './common/auth/auth-core.module';
+import type { AppConfig } from '@dts/platform';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { OriginGuard } from './common/http/origin.guard';
-import { ThrottlingModule } from './common/throttling/throttling.module';
+import { type DatabaseEndpoint, infrastructure } from './infrastructure';
 import { AuthModule } from './modules/auth/auth.module';
 import { CacheModule } from './modules/cache/cache.module';
 import { CodecsApiModule } from './modules/codecs/codecs.module';
@@ -55,27 +42,14 @@ import { SeriesModule } from './modules/series/series.module';
 /** The global guards, in the order they run: who is calling, where from, then how often they may. */
 export const GLOBAL_GUARDS = [AuthGuard, OriginGuard, ApiThrottlerGuard] as const;
 
-export interface DatabaseEndpoint {
-  url: string;
-  embedded: boolean;
-}
-
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, database: DatabaseEndpoint): DynamicModule {
-    const loggers = createHttpLoggers(config, 'api');
+    const base = infrastructure(config, database);
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
-        PersistenceModule.forRoot(config, database),
-        RedisModule.forRoot(config),
-        QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
-        MetricsModule,
-        CodecsModule,
-        CryptoModule,
-        AuthCoreModule,
-        ThrottlingModule,
+        ...base.imports,
         AuthModule,
         UserModule,
         TokensModule,
@@ -109,9 +83,7 @@ export class AppModule {
         ...(config.worker.inProcess ? [JobsModule] : []),
       ],
       providers: [
-        // Written by requestLogMiddleware (the completion lines) and AppLogger (everything else).
-        { provide: HTTP_LOGGERS, useValue: loggers },
-        { provide: AppLogger, useValue: new AppLogger(loggers.app) },
+        ...base.providers,
         OriginGuard,
         ApiExceptionFilter,
         ...GLOBAL_GUARDS.map((guard) => ({ provide: APP_GUARD, useExisting: guard })),

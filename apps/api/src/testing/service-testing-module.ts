@@ -1,26 +1,13 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { formatDate, GROUP_ADMIN } from '@dts/domain';
-import { AccountsRepository, embeddedConnectionsFor, migratedTestDatabase, type MigratedTestDatabase, PersistenceModule } from '@dts/persistence';
-import {
-  type AppConfig,
-  AppLogger,
-  CodecsModule,
-  ConfigModule,
-  createHttpLoggers,
-  CryptoModule,
-  HTTP_LOGGERS,
-  loadConfig,
-  MetricsModule,
-  QueueModule,
-  RedisModule,
-} from '@dts/platform';
+import { AccountsRepository, embeddedConnectionsFor, migratedTestDatabase, type MigratedTestDatabase } from '@dts/persistence';
+import { type AppConfig, loadConfig } from '@dts/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AuthCoreModule } from '../common/auth/auth-core.module';
 import { ApiException } from '../common/http/api.exception';
 import type { AuthPrincipal } from '../common/auth/auth-principal';
-import { ThrottlingModule } from '../common/throttling/throttling.module';
+import { infrastructure } from '../infrastructure';
 import { TEST_SECRETS } from './test-secrets';
 
 const POOL_SIZE = 4;
@@ -66,26 +53,11 @@ export async function serviceTestingModule(
       ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
       ...env,
     });
-    const loggers = createHttpLoggers(config, 'api');
-    const endpoint = { url: database.url, embedded: database.embedded };
+    // The service's own infrastructure (infrastructure.ts), its pools on the cloned database.
+    const base = infrastructure(config, { url: database.url, embedded: database.embedded });
     const module = await Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot(config),
-        // The persistence module opens its own pools on the cloned database.
-        PersistenceModule.forRoot(config, endpoint),
-        RedisModule.forRoot(config),
-        QueueModule.forRoot(config, { databaseUrl: endpoint.url, embedded: endpoint.embedded }),
-        MetricsModule,
-        CodecsModule,
-        CryptoModule,
-        AuthCoreModule,
-        ThrottlingModule,
-        ...features,
-      ],
-      providers: [
-        { provide: HTTP_LOGGERS, useValue: loggers },
-        { provide: AppLogger, useValue: new AppLogger(loggers.app) },
-      ],
+      imports: [...base.imports, ...features],
+      providers: base.providers,
     }).compile();
     await module.init();
     const ds = module.get(DataSource);
