@@ -32,7 +32,11 @@ const phasesOf = (last) =>
     ? [extraArgs]
     : [
         ['--selectProjects', ...projects.filter((name) => name !== SERIAL_PROJECT && name !== BROWSER_PROJECT), ...extraArgs],
-        ['--selectProjects', SERIAL_PROJECT, ...(last ? [BROWSER_PROJECT] : []), '--runInBand', ...extraArgs],
+        // One file at a time in one worker, not in band: the worker is replaced when a file leaves
+        // its heap big (jest.config.js, workerIdleMemoryLimit), as in the parallel phase. In band,
+        // jest's own process kept every file's leftovers, and the latency these suites measure
+        // took the garbage collections of a growing heap.
+        ['--selectProjects', SERIAL_PROJECT, ...(last ? [BROWSER_PROJECT] : []), '--maxWorkers=1', ...extraArgs],
       ];
 
 // tools/coverage.mjs: each jest run writes its coverage to a directory of its own, merged there.
