@@ -2,6 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { QUEUES } from '@dts/domain';
 import type { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { accountWithCredentials, tokenClient } from './support/accounts';
@@ -322,6 +323,46 @@ describe('data cache', () => {
       expect(rows).toHaveLength(N);
       expect(rows.every((r, k) => r.ts_unix === T0 + k && r.temperature === (k % 300) / 10)).toBe(true);
       expect(rows.filter((r) => 'geoloc_LAT' in r).map((r) => r.ts_unix)).toEqual(Array.from({ length: 12 }, (_, i) => T0 + i * 1000));
+    }, 60_000);
+
+    it('a chunk gone from the store mid-way (evicted, or the store failing) still gives the whole body: the rest comes from the database', async () => {
+      const device = await register();
+      const N = 12_000;
+      await db.query(
+        `INSERT INTO uplinks (device_id, received_at, network_ref, port, payload, decoded, valid, temperature)
+         SELECT $1, to_timestamp($2::bigint + g), 4, 1, '\\x01'::bytea, '{}'::jsonb, true, (g % 300) / 10.0
+         FROM generate_series(0, $3::int - 1) g`,
+        [device.uid, T0, N],
+      );
+      expectSuccess(await admin.post(`/cache/invalidate/${device.devEUI}`), 202);
+      const { version } = await fresh(device.devEUI, N, 30_000);
+      const whole = await dataText(device.devEUI, '?limit=100000');
+      // The second of three chunks goes, as an eviction under memory pressure takes one key.
+      const redis = realRedisUrl ? new Redis(realRedisUrl, { maxRetriesPerRequest: 1 }) : null;
+      const chunkKey = `${svc.config.redis.prefix}:cache:${device.uid}:${version}:1`;
+      const chunkStored = async () =>
+        redis
+          ? (await redis.exists(chunkKey)) === 1
+          : (await db.query('SELECT 1 FROM data_cache_chunks WHERE device_id = $1 AND version = $2 AND chunk = 1', [device.uid, version])).length === 1;
+      try {
+        if (redis) await redis.del(chunkKey);
+        else await db.query('DELETE FROM data_cache_chunks WHERE device_id = $1 AND version = $2 AND chunk = 1', [device.uid, version]);
+        expect(await chunkStored()).toBe(false);
+        const served = await dataText(device.devEUI);
+        expect(served.length).toBe(whole.length);
+        expect(served === whole).toBe(true);
+        // The damaged entry is built again.
+        await eventually(chunkStored, { what: 'the lost chunk written again by a rebuild', timeoutMs: 30_000 });
+        if (redis) {
+          // A store that fails mid-way (the real Redis answering WRONGTYPE for the second chunk, as
+          // a connection lost there would fail it) is answered the same way.
+          await redis.del(chunkKey);
+          await redis.hset(chunkKey, 'not', 'a chunk');
+          expect((await dataText(device.devEUI)) === whole).toBe(true);
+        }
+      } finally {
+        redis?.disconnect();
+      }
     }, 60_000);
   });
 });

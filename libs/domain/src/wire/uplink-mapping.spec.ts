@@ -1,4 +1,4 @@
-import { COLUMN_DATA_TYPES, filterMember, RECORD_COLUMN_MEMBERS, type StoredUplink, toUplinkRecordWire } from './uplink-mapping';
+import { COLUMN_DATA_TYPES, filterMember, lastDataRowUid, RECORD_COLUMN_MEMBERS, type StoredUplink, toDataRowWire, toUplinkRecordWire } from './uplink-mapping';
 
 /*
  * toUplinkRecordWire writes RECORD_COLUMN_MEMBERS out by hand (for speed): these hold its lines to
@@ -66,5 +66,14 @@ describe('data types stored in columns', () => {
 
   it('reads an alias without a column from the decoded payload', () => {
     expect(filterMember('co2', new Set(['co2']))!(row)).toBe(612);
+  });
+});
+
+describe('lastDataRowUid', () => {
+  it("finds the last row's uid in rows as toDataRowWire writes them, joined with commas", () => {
+    const rows = ['41', '9007199254740991', '1234567'].map((uid) => JSON.stringify(toDataRowWire({ ...distinctRow(), uid })));
+    expect(lastDataRowUid(rows.join(','))).toBe('1234567');
+    expect(lastDataRowUid(rows[0]!)).toBe('41');
+    expect(lastDataRowUid('')).toBeNull();
   });
 });

@@ -267,6 +267,19 @@ export function toDataRowWire(row: StoredDataRow): DataRowWire {
   return out as unknown as DataRowWire;
 }
 
+/** A data row's JSON as toDataRowWire writes it begins with its uid (DATA_ROW_MEMBERS' first member). */
+const ROW_START = `{"${DATA_ROW_MEMBERS[0].key}":`;
+
+/**
+ * The uid of the last data row in a text of rows joined with commas (a data cache chunk, a
+ * dataJson batch); null when the text holds none. Found from the end, without parsing the rest.
+ */
+export function lastDataRowUid(rows: string): string | null {
+  const start = rows.lastIndexOf(ROW_START);
+  if (start < 0) return null;
+  return /^\d+/.exec(rows.slice(start + ROW_START.length, start + ROW_START.length + 24))?.[0] ?? null;
+}
+
 /**
  * The value of a data type (by alias) in a stored uplink: its column (COLUMN_DATA_TYPES), the RSSI
  * rounded as the record shows it. Written out alias by alias: readers made from COLUMN_DATA_TYPES

@@ -40,7 +40,7 @@ const ISSUES_SQL: Record<UplinkIssues, string> = {
 };
 
 /** Where a keyset batch ends: its last row's time (a Date, or PostgreSQL's own text of it) and uid. */
-interface BatchKey {
+export interface BatchKey {
   at: Date | string;
   uid: string;
 }
@@ -257,10 +257,11 @@ export class UplinkReadsRepository {
   /**
    * The data rows as their wire JSON, one text per batch (the rows joined with commas), written by
    * PostgreSQL (dataJsonSql). A batch it cannot write exactly is read again as rows and rendered
-   * by toDataRowWire, so the answer is always the mapping's.
+   * by toDataRowWire, so the answer is always the mapping's. `startAfter`: only the rows after
+   * that one in the range's order (rowKey).
    */
-  dataJson(deviceUid: number, range: UplinkRange): AsyncGenerator<string[]> {
-    return this.batches(range, async (size, after) => {
+  dataJson(deviceUid: number, range: UplinkRange, startAfter: BatchKey | null = null): AsyncGenerator<string[]> {
+    return this.batches(range, startAfter, async (size, after) => {
       const params = this.rangeParams(deviceUid, range, size, after);
       const [page] = await this.user<DataJsonPage>(dataJsonSql(range.order, after !== null, range.issues ?? null), params);
       if (!page || page.count === 0) return { items: [], count: 0, last: null };
@@ -278,8 +279,17 @@ export class UplinkReadsRepository {
     });
   }
 
+  /**
+   * The keyset key of one of the device's uplinks, for dataJson's `startAfter`; null when the row
+   * is gone. From the primary: the row may have come from the data cache, which is built there.
+   */
+  async rowKey(deviceUid: number, uid: string): Promise<BatchKey | null> {
+    const [row] = await this.primary<{ at: string }>('SELECT received_at::text AS at FROM uplinks WHERE device_id = $1 AND uid = $2::bigint', [deviceUid, uid]);
+    return row ? { at: row.at, uid } : null;
+  }
+
   private rowBatches<T extends { received_at: Date; uid: string }>(query: Query, deviceUid: number, range: UplinkRange, data: boolean): AsyncGenerator<T[]> {
-    return this.batches(range, async (size, after) => {
+    return this.batches(range, null, async (size, after) => {
       const sql = uplinkRangeSql(range.order, after !== null, { data, issues: range.issues ?? null });
       const items = await query<T>(sql, this.rangeParams(deviceUid, range, size, after));
       const last = items.at(-1);
@@ -297,7 +307,11 @@ export class UplinkReadsRepository {
    * Keyset batches: the next is asked for as soon as one arrives, so PostgreSQL reads it while this
    * one is rendered and written: a stream holds at most two batches and one query at a time.
    */
-  private async *batches<T>(range: UplinkRange, readPage: (size: number, after: BatchKey | null) => Promise<BatchPage<T>>): AsyncGenerator<T[]> {
+  private async *batches<T>(
+    range: UplinkRange,
+    start: BatchKey | null,
+    readPage: (size: number, after: BatchKey | null) => Promise<BatchPage<T>>,
+  ): AsyncGenerator<T[]> {
     const read = (size: number, after: BatchKey | null): Promise<BatchPage<T>> => {
       const page = readPage(size, after);
       // A read ahead can fail while the batch before it is still being written (the client slow):
@@ -308,7 +322,7 @@ export class UplinkReadsRepository {
     };
     let left = range.limit ?? Number.POSITIVE_INFINITY;
     let size = Math.min(READ_BATCH, left);
-    let next: Promise<BatchPage<T>> | null = read(size, null);
+    let next: Promise<BatchPage<T>> | null = read(size, start);
     while (next) {
       const page: BatchPage<T> = await next;
       next = null;

@@ -1,18 +1,28 @@
-import { Injectable } from '@nestjs/common';
-import { cacheRebuildJobId } from '@dts/domain';
-import { CacheChunkStore, DataCacheRepository } from '@dts/persistence';
+import { Injectable, Logger } from '@nestjs/common';
+import { cacheRebuildJobId, lastDataRowUid } from '@dts/domain';
+import { CACHE_CHUNK_ROWS, CacheChunkStore, DataCacheRepository, UplinkReadsRepository } from '@dts/persistence';
 import { JobQueue } from '@dts/platform';
+
+/** The whole history in the cache's order: what an entry renders. */
+const WHOLE_HISTORY = { from: null, to: null, order: 'asc', limit: null } as const;
 
 /**
  * Serves a device's unfiltered data view from its cache entry when the entry is fresh (built for
  * the current version); otherwise says no and has the worker rebuild it, and the caller reads the
  * database. A read therefore never sees rows older than the latest invalidation.
+ *
+ * The cache never fails a read nor shortens one: when its store fails or a chunk is missing
+ * (Redis restarted, or evicted a key under memory pressure) after part of the body was sent, the
+ * rest comes from the database, after the last row served.
  */
 @Injectable()
 export class DataCacheService {
+  private readonly logger = new Logger(DataCacheService.name);
+
   constructor(
     private readonly cache: DataCacheRepository,
     private readonly chunks: CacheChunkStore,
+    private readonly reads: UplinkReadsRepository,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -28,18 +38,58 @@ export class DataCacheService {
       return null;
     }
     const chunks = this.chunks.read(deviceUid, status.version);
-    const first = await chunks.next();
+    let first: IteratorResult<string>;
+    try {
+      first = await chunks.next();
+    } catch (error) {
+      this.logger.warn(`data cache of device ${deviceUid} unreadable, read from the database: ${(error as Error).message}`);
+      return null;
+    }
     // A fresh entry whose chunks expired (Redis TTL): rebuild rather than serve a partial body.
     if (first.done && status.rows > 0) {
       await this.requestRebuild(deviceUid, status.version);
       return null;
     }
-    return (async function* () {
-      for (let next = first; !next.done; next = await chunks.next()) if (next.value.length > 0) yield [next.value];
-    })();
+    return this.served(deviceUid, status.version, Math.ceil(status.rows / CACHE_CHUNK_ROWS), first, chunks);
   }
 
   requestRebuild(deviceUid: number, version: number): Promise<unknown> {
     return this.jobs.enqueue('cache.rebuild', { deviceUid }, { jobId: cacheRebuildJobId(deviceUid, version) });
+  }
+
+  private async *served(
+    deviceUid: number,
+    version: number,
+    expected: number,
+    first: IteratorResult<string>,
+    chunks: AsyncGenerator<string>,
+  ): AsyncGenerator<string[]> {
+    let last: string | null = null;
+    let count = 0;
+    let failure: Error | null = null;
+    for (let next = first; !next.done;) {
+      count++;
+      if (next.value.length > 0) {
+        last = next.value;
+        yield [next.value];
+      }
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        failure = error as Error;
+        break;
+      }
+    }
+    if (count >= expected && !failure) return;
+    this.logger.warn(
+      `data cache of device ${deviceUid} ended after ${count} of ${expected} chunks, the rest from the database: ${failure?.message ?? 'a chunk is missing'}`,
+    );
+    if (!failure) void this.requestRebuild(deviceUid, version).catch(() => undefined);
+    const uid = last === null ? null : lastDataRowUid(last);
+    const after = uid === null ? null : await this.reads.rowKey(deviceUid, uid);
+    // The last row served is gone (deleted meanwhile): where to go on is unknown, and rows served
+    // twice or skipped would be a wrong answer, so the body is cut as the failure would have cut it.
+    if (uid !== null && after === null) throw failure ?? new Error(`the data cache of device ${deviceUid} lost a chunk and its last row served is gone`);
+    yield* this.reads.dataJson(deviceUid, WHOLE_HISTORY, after);
   }
 }
