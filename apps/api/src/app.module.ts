@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { JobsModule } from '@dts/jobs';
+import type { DatabaseEndpoint } from '@dts/persistence';
 import type { AppConfig } from '@dts/platform';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
@@ -8,7 +9,7 @@ import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { OriginGuard } from './common/http/origin.guard';
-import { type DatabaseEndpoint, infrastructure } from './infrastructure';
+import { infrastructure } from './infrastructure';
 import { AuthModule } from './modules/auth/auth.module';
 import { CacheModule } from './modules/cache/cache.module';
 import { CodecsApiModule } from './modules/codecs/codecs.module';

@@ -1,28 +1,13 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
-import { PersistenceModule } from '@dts/persistence';
-import {
-  type AppConfig,
-  AppLogger,
-  CodecsModule,
-  ConfigModule,
-  createHttpLoggers,
-  CryptoModule,
-  HTTP_LOGGERS,
-  MetricsModule,
-  QueueModule,
-  RedisModule,
-} from '@dts/platform';
+import { type DatabaseEndpoint, platformModules } from '@dts/persistence';
+import { type AppConfig, AppLogger, createHttpLoggers, HTTP_LOGGERS } from '@dts/platform';
 import { AuthCoreModule } from './common/auth/auth-core.module';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 
-export interface DatabaseEndpoint {
-  url: string;
-  embedded: boolean;
-}
-
 /**
- * What every feature module stands on — configuration, the database, Redis, the queues, metrics,
- * codecs, crypto, authentication and throttling, and the loggers — in one list: the application
+ * What every feature module stands on — the platform's modules (platformModules: configuration,
+ * the database, Redis, the queues, metrics, codecs, crypto), authentication and throttling, and the
+ * loggers — in one list: the application
  * module (app.module.ts) and the service specs' testing module (testing/service-testing-module.ts)
  * both build on it, so a service under test has exactly what it has in the service.
  */
@@ -30,17 +15,7 @@ export function infrastructure(config: AppConfig, database: DatabaseEndpoint): {
   // Written by requestLogMiddleware (the completion lines) and AppLogger (everything else).
   const loggers = createHttpLoggers(config, 'api');
   return {
-    imports: [
-      ConfigModule.forRoot(config),
-      PersistenceModule.forRoot(config, database),
-      RedisModule.forRoot(config),
-      QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
-      MetricsModule,
-      CodecsModule,
-      CryptoModule,
-      AuthCoreModule,
-      ThrottlingModule,
-    ],
+    imports: [...platformModules(config, database), AuthCoreModule, ThrottlingModule],
     providers: [
       { provide: HTTP_LOGGERS, useValue: loggers },
       { provide: AppLogger, useValue: new AppLogger(loggers.app) },

@@ -1,9 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
+import { type DatabaseEndpoint, embeddedConnectionsFor, runMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@dts/persistence';
 import { type AppConfig, ReadinessService, verifyRedisEvictionPolicy } from '@dts/platform';
 import { AppModule } from './app.module';
-import type { DatabaseEndpoint } from './infrastructure';
 import { drainableServer } from './common/http/http-drain';
 import { configureApp } from './configure-app';
 import type { Server } from 'node:http';

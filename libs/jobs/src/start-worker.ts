@@ -4,7 +4,8 @@ import { successEnvelope, errorEnvelope } from '@dts/domain';
 import { type AppConfig, metricsAccess, MetricsService, ReadinessService, verifyRedisEvictionPolicy } from '@dts/platform';
 import { createServer, type Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
-import { WorkerModule, type WorkerDatabase } from './worker.module';
+import type { DatabaseEndpoint } from '@dts/persistence';
+import { WorkerModule } from './worker.module';
 
 export interface WorkerHandle {
   context: INestApplicationContext;
@@ -44,7 +45,7 @@ function healthServer(readiness: ReadinessService, metrics: MetricsService, conf
   return new Promise((resolve) => server.listen(port, config.host, () => resolve(server)));
 }
 
-export async function startWorker(config: AppConfig, database: WorkerDatabase, options: { healthPort: number | null }): Promise<WorkerHandle> {
+export async function startWorker(config: AppConfig, database: DatabaseEndpoint, options: { healthPort: number | null }): Promise<WorkerHandle> {
   await verifyRedisEvictionPolicy(config);
   const context = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), { bufferLogs: true });
   context.useLogger(context.get(Logger));

@@ -1,41 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { PersistenceModule } from '@dts/persistence';
-import {
-  type AppConfig,
-  CodecsModule,
-  ConfigModule,
-  CryptoModule,
-  HealthModule,
-  loggerOptions,
-  MetricsModule,
-  withDestination,
-  QueueModule,
-  RedisModule,
-} from '@dts/platform';
+import { type DatabaseEndpoint, platformModules } from '@dts/persistence';
+import { type AppConfig, HealthModule, loggerOptions, withDestination } from '@dts/platform';
 import { LoggerModule } from 'nestjs-pino';
 import { JobsModule } from './jobs.module';
 
-export interface WorkerDatabase {
-  url: string;
-  embedded: boolean;
-}
-
-/** Root of the standalone worker process: the platform's modules and the processors. */
+/** Root of the standalone worker process: the platform's modules (platformModules, as the api's), its logger, health and the processors. */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: AppConfig, database: WorkerDatabase): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseEndpoint): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ...platformModules(config, database),
         LoggerModule.forRoot({ pinoHttp: withDestination(loggerOptions(config, 'worker'), config) }),
-        PersistenceModule.forRoot(config, database),
-        RedisModule.forRoot(config),
-        QueueModule.forRoot(config, { databaseUrl: database.url, embedded: database.embedded }),
         HealthModule,
-        MetricsModule,
-        CodecsModule,
-        CryptoModule,
         JobsModule,
       ],
     };

@@ -33,6 +33,7 @@ export * from './embedded/embedded-postgres';
 export * from './entities';
 export * from './migrations';
 export * from './persistence.module';
+export * from './platform-modules';
 export * from './read';
 export * from './sql/statements';
 export * from './timeseries';

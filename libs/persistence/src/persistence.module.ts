@@ -88,11 +88,17 @@ export function readPoolSize(poolSize: number): number {
   return Math.max(2, Math.ceil(poolSize / 2));
 }
 
+/** Where a process's database is: its URL, and whether it is the embedded one (PGlite behind a loopback server). */
+export interface DatabaseEndpoint {
+  url: string;
+  embedded: boolean;
+}
+
 /** The database connection and every repository; the only module of either app that touches SQL. */
 @Module({})
 export class PersistenceModule {
   /** `database`: where the primary is (the embedded one's URL, or DATABASE_URL). */
-  static forRoot(config: AppConfig, database: { url: string; embedded: boolean }): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseEndpoint): DynamicModule {
     const target = { url: database.url, poolSize: config.database.poolSize, embedded: database.embedded };
     const cachePrefix = config.redis.prefix;
     const images = config.images;
