@@ -39,6 +39,9 @@ const ISSUES_SQL: Record<UplinkIssues, string> = {
   none: 'u.payload_errors IS NULL AND u.payload_warnings IS NULL',
 };
 
+/** A device's whole history, oldest first: what a data cache entry renders, and the order its chunks follow. */
+export const CACHE_RANGE: Readonly<UplinkRange> = { from: null, to: null, order: 'asc', limit: null };
+
 /** Where a keyset batch ends: its last row's time (a Date, or PostgreSQL's own text of it) and uid. */
 export interface BatchKey {
   at: Date | string;
@@ -251,7 +254,7 @@ export class UplinkReadsRepository {
 
   /** A device's whole history as data rows, from the primary: the data cache's rendering of one version. */
   dataRowsForCache(deviceUid: number): AsyncGenerator<DataRow[]> {
-    return this.rowBatches<DataRow>(this.primary, deviceUid, { from: null, to: null, order: 'asc', limit: null }, true);
+    return this.rowBatches<DataRow>(this.primary, deviceUid, CACHE_RANGE, true);
   }
 
   /**

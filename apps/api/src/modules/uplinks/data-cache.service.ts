@@ -1,10 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { cacheRebuildJobId, lastDataRowUid } from '@dts/domain';
-import { CACHE_CHUNK_ROWS, CacheChunkStore, DataCacheRepository, UplinkReadsRepository } from '@dts/persistence';
+import { CACHE_CHUNK_ROWS, CACHE_RANGE, CacheChunkStore, DataCacheRepository, UplinkReadsRepository } from '@dts/persistence';
 import { JobQueue } from '@dts/platform';
-
-/** The whole history in the cache's order: what an entry renders. */
-const WHOLE_HISTORY = { from: null, to: null, order: 'asc', limit: null } as const;
 
 /**
  * Serves a device's unfiltered data view from its cache entry when the entry is fresh (built for
@@ -90,6 +87,6 @@ export class DataCacheService {
     // The last row served is gone (deleted meanwhile): where to go on is unknown, and rows served
     // twice or skipped would be a wrong answer, so the body is cut as the failure would have cut it.
     if (uid !== null && after === null) throw failure ?? new Error(`the data cache of device ${deviceUid} lost a chunk and its last row served is gone`);
-    yield* this.reads.dataJson(deviceUid, WHOLE_HISTORY, after);
+    yield* this.reads.dataJson(deviceUid, CACHE_RANGE, after);
   }
 }
