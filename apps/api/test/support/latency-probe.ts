@@ -67,7 +67,13 @@ export function startProbe(url: string, everyMs = 50): { ready: Promise<void>; s
       const all = JSON.parse(out.replace(/^ready\n/, '')) as number[];
       const times = all.filter((t) => t >= 0).sort((a, b) => a - b);
       const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-      return { n: all.length, failed: all.length - times.length, p50: at(0.5), p99: at(0.99), max: times[times.length - 1] ?? 0 };
+      // Under 101 answers the 99th percentile by rank is the slowest one, and the p99 bound would
+      // judge a single late answer as the max bound does: the p99 then leaves the slowest out.
+      // One late answer is what one pause of ~300 ms gives (only the probes sent in the first 50 ms
+      // of a pause wait past 250 ms); a pause of a second makes about fifteen late, and the max
+      // bound still holds every answer.
+      const p99 = times[Math.max(0, Math.min(times.length - 2, Math.floor(0.99 * times.length)))] ?? 0;
+      return { n: all.length, failed: all.length - times.length, p50: at(0.5), p99, max: times[times.length - 1] ?? 0 };
     },
   };
 }

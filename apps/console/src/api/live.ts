@@ -45,6 +45,50 @@ function touchDevice(meta: DeviceMetaWire, row: UplinkRecordWire): DeviceMetaWir
 }
 
 /**
+ * Command and image events are not replayed after a reconnect (uplinks are, from Last-Event-ID):
+ * what a gap may have hidden is read again.
+ */
+export function afterGap(client: QueryClient): void {
+  void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'device' && q.queryKey[2] === 'commands' && q.queryKey[3] === 'list' });
+  void client.invalidateQueries({ queryKey: keys.galleries });
+}
+
+/** Gallery reads an image event came during: each is read again once it is in. */
+const readAgain = new WeakSet<object>();
+
+/** An image stored, processed, annotated or deleted, into every loaded gallery and the image's own page. */
+export function applyImageEvent(client: QueryClient, image: ImageLiveEventWire): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: keys.galleries })) {
+    // A gallery being read may be answered as of before this event (its thumbnail not made yet),
+    // and a merge into the data it has now would be overwritten by that answer: once that read is
+    // in, it is read again (once however many events came meanwhile; cancelling the read at each
+    // event would starve it during a burst of thumbnails).
+    const inFlight = query.promise;
+    if (inFlight) {
+      if (!readAgain.has(query)) {
+        readAgain.add(query);
+        void inFlight
+          .catch(() => undefined)
+          .finally(() => {
+            readAgain.delete(query);
+            void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+          });
+      }
+      continue;
+    }
+    // Each loaded gallery takes the photo as its own filter says (a thumbnail appears as soon as the worker made it).
+    client.setQueryData<InfiniteData<GalleryPage>>(query.queryKey, (data) => {
+      if (!data) return data;
+      const pages = data.pages.map((p) => p.images);
+      const more = data.pages.at(-1)?.meta.next_cursor != null;
+      const merged = mergeImageEvent(pages, image, filterOfKey(query.queryKey), more);
+      return merged === pages ? data : { ...data, pages: data.pages.map((p, i) => ({ ...p, images: merged[i] ?? [] })) };
+    });
+  }
+  void client.invalidateQueries({ queryKey: keys.image(image.devEUI, image.hash) });
+}
+
+/**
  * One connection for the whole console: GET /user/live (EventSource reconnects by itself and sends
  * Last-Event-ID). Events go straight into the query caches, so every page shows them without a
  * reload and without a connection of its own.
@@ -59,8 +103,7 @@ export function useLiveFeed(enabled: boolean): LiveState {
     let dropped = false;
     source.onopen = () => {
       setState('live');
-      // Command events are not replayed: after a gap, read the lists again.
-      if (dropped) void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'device' && q.queryKey[2] === 'commands' && q.queryKey[3] === 'list' });
+      if (dropped) afterGap(client);
       dropped = false;
     };
     source.onerror = () => {
@@ -95,18 +138,7 @@ export function useLiveFeed(enabled: boolean): LiveState {
       refresh(keys.overview);
     });
     source.addEventListener('image', (event) => {
-      const image = JSON.parse((event as MessageEvent<string>).data) as ImageLiveEventWire;
-      // Each loaded gallery takes the photo as its own filter says (a thumbnail appears as soon as the worker made it).
-      for (const query of client.getQueryCache().findAll({ queryKey: keys.galleries })) {
-        client.setQueryData<InfiniteData<GalleryPage>>(query.queryKey, (data) => {
-          if (!data) return data;
-          const pages = data.pages.map((p) => p.images);
-          const more = data.pages.at(-1)?.meta.next_cursor != null;
-          const merged = mergeImageEvent(pages, image, filterOfKey(query.queryKey), more);
-          return merged === pages ? data : { ...data, pages: data.pages.map((p, i) => ({ ...p, images: merged[i] ?? [] })) };
-        });
-      }
-      void client.invalidateQueries({ queryKey: keys.image(image.devEUI, image.hash) });
+      applyImageEvent(client, JSON.parse((event as MessageEvent<string>).data) as ImageLiveEventWire);
       refresh(keys.overview);
     });
     return () => {

@@ -1,3 +1,7 @@
+import { type AppConfig, createRedisClient, eventually } from '@dts/platform';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+import type { DataSource } from 'typeorm';
+import { LiveBus } from './live-bus';
 import { liveEchoOf, type LiveNotice, packLiveNotices, unpackLiveNotices } from './live-notices';
 
 describe('live notices on the wire', () => {
@@ -37,5 +41,36 @@ describe('live notices on the wire', () => {
     for (const m of messages) expect(Buffer.byteLength(m)).toBeLessThan(8_000);
     expect(messages.flatMap(unpackLiveNotices)).toEqual(notices);
     expect(liveEchoOf(packLiveNotices([{ kind: 'credentials', account: 1 }])[0]!)).toBeNull();
+  });
+});
+
+describe('publishing while Redis is not connected', () => {
+  it('does not hand the notices to a client that is not ready: ingest never waits through its reconnects', async () => {
+    // A port that accepts and never answers, as a Redis that hangs: the service's own client stays
+    // short of ready (its ready check unanswered), as it does between reconnects to one that is down.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const redis = createRedisClient({ redis: { url: `redis://127.0.0.1:${port}`, cluster: null } } as unknown as AppConfig)!;
+    redis.on('error', () => undefined);
+    const bus = new LiveBus({} as DataSource, redis, '', 'test');
+    try {
+      await eventually(() => expect(sockets.size).toBe(1), { what: 'the client connected' });
+      expect(redis.status).not.toBe('ready');
+      const handed = jest.spyOn(redis, 'publish');
+      await bus.publish([{ kind: 'uplinks', device: 7, newest: '12' }]);
+      await bus.publish([{ kind: 'command', device: 7, command: 3 }], { heard: true });
+      // Before, each call waited for the client: through its reconnect attempts to a Redis that is
+      // down (up to ~2 s a call, seen in faults-services.e2e-spec.ts), for ever to one that hangs.
+      expect(handed).not.toHaveBeenCalled();
+    } finally {
+      await bus.onApplicationShutdown();
+      const ended = new Promise((resolve) => redis.once('end', resolve));
+      redis.disconnect();
+      for (const socket of sockets) socket.destroy();
+      await ended;
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

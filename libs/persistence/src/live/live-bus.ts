@@ -36,6 +36,8 @@ export class LiveBus implements OnApplicationShutdown {
   /** Publishers waiting to hear their own mark, by mark. */
   private readonly echoes = new Map<string, () => void>();
   private nextEcho = 0;
+  /** Publishing is being skipped (Redis not connected): told once per outage. */
+  private skipping = false;
   private readonly echoPrefix = randomBytes(6).toString('hex');
   private readonly redisChannel: string;
 
@@ -55,6 +57,17 @@ export class LiveBus implements OnApplicationShutdown {
    */
   async publish(notices: LiveNotice[], { heard = false }: { heard?: boolean } = {}): Promise<void> {
     if (notices.length === 0 || this.closed) return;
+    // A Redis that is not connected is not waited for: the client would hold each publish through
+    // its reconnect attempts (up to ~2 s), and with it the ingest batch that called (the group
+    // commit's next batch waits behind it) — ingest must go on through a Redis outage at full pace.
+    // The notices are lost either way; the subscribers, cut off from the same Redis, resync on
+    // reconnect.
+    if (this.redis && this.redis.status !== 'ready') {
+      if (!this.skipping) this.logger.warn(`live notices not published while Redis is ${this.redis.status}`);
+      this.skipping = true;
+      return;
+    }
+    this.skipping = false;
     // `heard`: resolve only once this process's own subscription has heard the message (up to
     // ECHO_TIMEOUT_MS), so that every other subscriber has been sent it too when the caller answers.
     const echo = heard && this.healthy ? `${this.echoPrefix}${(this.nextEcho++).toString(16)}` : null;
