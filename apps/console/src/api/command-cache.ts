@@ -2,6 +2,7 @@ import { COMMAND_STATUS_RANK, type CommandWire } from '@dts/domain';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { type CommandPage, type CommandShow, mergeCommandPages } from '../lib/live-merge';
 import { keys } from './keys';
+import { writeThrough } from './write-through';
 
 /** Commands whose latest state this console has heard of, the last ones only. */
 const REMEMBERED = 1_000;
@@ -25,8 +26,9 @@ function latest(client: QueryClient, command: CommandWire): CommandWire {
 /** A command as it is now (a POST's answer, a live event) into every list of its device read so far. */
 export function mergeCommandInLists(client: QueryClient, command: CommandWire): void {
   const now = latest(client, command);
-  for (const [key, data] of client.getQueriesData<InfiniteData<CommandPage>>({ queryKey: keys.commandLists(command.devEUI) })) {
-    const show: CommandShow = key.at(-1) === 'waiting' ? 'waiting' : 'all';
-    client.setQueryData(key, mergeCommandPages(data, now, show));
-  }
+  writeThrough(client, { queryKey: keys.commandLists(command.devEUI) }, (query) => {
+    const show: CommandShow = query.queryKey.at(-1) === 'waiting' ? 'waiting' : 'all';
+    // Once more after a read in flight, as far as heard by then: a later event may have moved it on.
+    client.setQueryData<InfiniteData<CommandPage>>(query.queryKey, (data) => (data ? mergeCommandPages(data, latest(client, now), show) : data));
+  });
 }

@@ -5,6 +5,7 @@ import { type GalleryFilter, mergeImageEvent } from '../lib/gallery';
 import { mergeUplinks, positionOf } from '../lib/live-merge';
 import { mergeCommandInLists } from './command-cache';
 import { keys } from './keys';
+import { writeThrough } from './write-through';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
@@ -53,38 +54,18 @@ export function afterGap(client: QueryClient): void {
   void client.invalidateQueries({ queryKey: keys.galleries });
 }
 
-/** Gallery reads an image event came during: each is read again once it is in. */
-const readAgain = new WeakSet<object>();
-
 /** An image stored, processed, annotated or deleted, into every loaded gallery and the image's own page. */
 export function applyImageEvent(client: QueryClient, image: ImageLiveEventWire): void {
-  for (const query of client.getQueryCache().findAll({ queryKey: keys.galleries })) {
-    // A gallery being read may be answered as of before this event (its thumbnail not made yet),
-    // and a merge into the data it has now would be overwritten by that answer: once that read is
-    // in, it is read again (once however many events came meanwhile; cancelling the read at each
-    // event would starve it during a burst of thumbnails).
-    const inFlight = query.promise;
-    if (inFlight) {
-      if (!readAgain.has(query)) {
-        readAgain.add(query);
-        void inFlight
-          .catch(() => undefined)
-          .finally(() => {
-            readAgain.delete(query);
-            void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
-          });
-      }
-      continue;
-    }
-    // Each loaded gallery takes the photo as its own filter says (a thumbnail appears as soon as the worker made it).
+  // Each loaded gallery takes the photo as its own filter says (a thumbnail appears as soon as the worker made it).
+  writeThrough(client, { queryKey: keys.galleries }, (query) =>
     client.setQueryData<InfiniteData<GalleryPage>>(query.queryKey, (data) => {
       if (!data) return data;
       const pages = data.pages.map((p) => p.images);
       const more = data.pages.at(-1)?.meta.next_cursor != null;
       const merged = mergeImageEvent(pages, image, filterOfKey(query.queryKey), more);
       return merged === pages ? data : { ...data, pages: data.pages.map((p, i) => ({ ...p, images: merged[i] ?? [] })) };
-    });
-  }
+    }),
+  );
   void client.invalidateQueries({ queryKey: keys.image(image.devEUI, image.hash) });
 }
 
