@@ -1,8 +1,9 @@
 import { QUEUES } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
-import { accountWithCredentials, bearer, login } from './support/accounts';
+import { accountWithCredentials, bearer, login, registerAccount } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
+import { startSmtpServer } from './support/smtp-server';
 
 /*
  * GET /admin/info (docs/api.md §8): real figures for administrators only; the accounts an
@@ -45,14 +46,21 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
   let svc: TestService;
   let adminCookie: string;
   let alice: Awaited<ReturnType<typeof accountWithCredentials>>;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   const info = async () => expectSuccess<AdminInfo>(await svc.http().get('/admin/info').set('Cookie', adminCookie));
 
   beforeAll(async () => {
-    svc = await startTestService({ env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
+    smtp = await startSmtpServer();
+    svc = await startTestService({
+      env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AUTH_RATE_LIMIT_PER_MINUTE: '1000', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` },
+    });
     adminCookie = await login(svc, ADMIN);
     alice = await accountWithCredentials(svc, 'alice');
   }, 60_000);
-  afterAll(() => svc?.close());
+  afterAll(async () => {
+    await svc?.close();
+    await smtp?.close();
+  });
 
   it('gives an administrator the version, uptime, totals, queues, database and cache', async () => {
     const data = await info();
@@ -230,6 +238,9 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
       ['an unknown member', { max_devices: 3, groupid: 1 }, 'groupid'],
       ['a retention of no days', { uplink_retention_days: 0 }, 'uplink_retention_days'],
       ['the retention in force, which is not set but follows', { uplink_retention_effective_days: 30 }, 'uplink_retention_effective_days'],
+      ['an active that is neither 0 nor 1', { active: 2 }, 'active'],
+      ['an active that is text', { active: '0' }, 'active'],
+      ['an active that is a boolean', { active: false }, 'active'],
     ])('refuses %s with 400 naming it, changing nothing', async (_what, body, field) => {
       const before = (await accounts(`?q=${alice.account.username}`)).data;
       expectError(
@@ -267,6 +278,163 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
       expectError(await svc.http().get('/admin/accounts'), 401, 'AUTH_REQUIRED');
       expectError(await svc.http().patch(`/admin/accounts/${alice.account.id}`).send({ max_devices: 1_000 }), 401, 'AUTH_REQUIRED');
       expect((await accounts(`?q=${alice.account.username}`)).data).toEqual(before);
+    });
+  });
+
+  describe('acting on accounts: disable, password reset, delete', () => {
+    const admin = () => ({ patch: (id: number, body: object) => svc.http().patch(`/admin/accounts/${id}`).set('Cookie', adminCookie).send(body) });
+    const me = (credential: [string, string]) =>
+      svc
+        .http()
+        .get('/user')
+        .set(...credential);
+    const signIn = (a: { username: string; password: string }) => svc.http().post('/auth/login').send({ username: a.username, password: a.password });
+    const registered = async (owner: Awaited<ReturnType<typeof accountWithCredentials>>, body: object = {}) => {
+      const eui = newEui();
+      expectSuccess(
+        await svc
+          .http()
+          .post(`/user/device/${eui}`)
+          .set(...bearer(owner.appToken))
+          .send(body),
+        201,
+      );
+      return eui;
+    };
+    const metaOf = async (owner: Awaited<ReturnType<typeof accountWithCredentials>>, eui: string) =>
+      svc
+        .http()
+        .get(`/user/device/meta/${eui}`)
+        .set(...bearer(owner.appToken));
+    const remove = (id: number, query: string) => svc.http().delete(`/admin/accounts/${id}${query}`).set('Cookie', adminCookie);
+    const listed = async (id: number) =>
+      (await svc.http().get('/admin/accounts?limit=500').set('Cookie', adminCookie)).body.data.some((a: AdminAccount) => a.id === id);
+
+    it('disables an account: its session and tokens stop at once and it cannot sign in; enabled again, its tokens work and it signs in', async () => {
+      const erin = await accountWithCredentials(svc, 'erin');
+      const disabled = expectSuccess<AdminAccount>(await admin().patch(erin.account.id, { active: 0 }));
+      expect(disabled).toMatchObject({ id: erin.account.id, active: 0 });
+      expectError(await me(['Cookie', erin.cookie]), 401, 'AUTH_REQUIRED');
+      expectError(await me(bearer(erin.appToken)), 401, 'INVALID_TOKEN');
+      expectError(await me(bearer(erin.masterToken)), 401, 'INVALID_TOKEN');
+      expectError(await signIn(erin.account), 401, 'INVALID_CREDENTIALS');
+
+      expect(expectSuccess<AdminAccount>(await admin().patch(erin.account.id, { active: 1 }))).toMatchObject({ active: 1 });
+      expect(expectSuccess<{ id: number }>(await me(bearer(erin.appToken))).id).toBe(erin.account.id);
+      expectSuccess(await signIn(erin.account));
+      // The session of before stays ended: enabling is not signing in.
+      expectError(await me(['Cookie', erin.cookie]), 401, 'AUTH_REQUIRED');
+    });
+
+    it('refuses to disable the caller’s own account (400 naming active), changing nothing', async () => {
+      const self = (await svc.http().get('/user').set('Cookie', adminCookie)).body.data as { id: number };
+      expectError(await admin().patch(self.id, { active: 0 }), 400, 'VALIDATION_FAILED', 'active');
+      expectSuccess(await svc.http().get('/admin/info').set('Cookie', adminCookie));
+    });
+
+    it('mails an account a password reset link (202), which sets its password and ends its sessions and tokens', async () => {
+      const fay = await accountWithCredentials(svc, 'fay');
+      const sent = await svc.http().post(`/admin/accounts/${fay.account.id}/password-reset`).set('Cookie', adminCookie);
+      expect(expectSuccess(sent, 202)).toEqual({ id: fay.account.id, email: fay.account.email });
+      const mail = await smtp.waitForMail(fay.account.email, 'Password reset');
+      const token = /\b([0-9a-f]{64})\b/.exec(mail.text)![1]!;
+      // Asking changes nothing by itself: the account works as before until the link is used.
+      expectSuccess(await me(bearer(fay.appToken)));
+      const password = `pw-${randomBytes(8).toString('hex')}`;
+      expectSuccess(await svc.http().post('/auth/restore').send({ token, password }));
+      expectError(await me(bearer(fay.appToken)), 401, 'INVALID_TOKEN');
+      expectSuccess(await signIn({ username: fay.account.username, password }));
+    });
+
+    it('deletes an account with its devices: they are gone, and so are its credentials', async () => {
+      const gus = await accountWithCredentials(svc, 'gus');
+      const euis = [await registered(gus), await registered(gus)];
+      const deleted = expectSuccess(await remove(gus.account.id, '?devices=delete'));
+      expect(deleted).toEqual({ id: gus.account.id, deleted: true, devices_deleted: 2, devices_handed_over: 0, to: null });
+      expectError(await me(bearer(gus.appToken)), 401, 'INVALID_TOKEN');
+      expectError(await signIn(gus.account), 401, 'INVALID_CREDENTIALS');
+      expect(await listed(gus.account.id)).toBe(false);
+      // Free again: another account registers the same EUIs.
+      const next = await accountWithCredentials(svc, 'gusnext');
+      for (const eui of euis)
+        expectSuccess(
+          await svc
+            .http()
+            .post(`/user/device/${eui}`)
+            .set(...bearer(next.appToken))
+            .send({}),
+          201,
+        );
+    });
+
+    it('hands an account’s devices to another before deleting it: its own codec falls back to the default', async () => {
+      const hal = await accountWithCredentials(svc, 'hal');
+      const ivy = await accountWithCredentials(svc, 'ivy');
+      const codec = expectSuccess<{ uid: number }>(
+        await svc
+          .http()
+          .post('/user/codec')
+          .set(...bearer(hal.appToken))
+          .send({ name: 'hal-codec', script: 'function decodeUplink(input) { return { data: { first: input.bytes[0] } }; }' }),
+        201,
+      );
+      const plain = await registered(hal, { label: 'plain one' });
+      const coded = await registered(hal, { decoder_ref: codec.uid });
+      const handed = expectSuccess(await remove(hal.account.id, `?devices=hand_over&to=${ivy.account.username.toUpperCase()}`));
+      expect(handed).toEqual({ id: hal.account.id, deleted: true, devices_deleted: 0, devices_handed_over: 2, to: ivy.account.id });
+      expect(expectSuccess<[{ label: string }]>(await metaOf(ivy, plain))[0].label).toBe('plain one');
+      expect(expectSuccess<[{ decoder_ref: number }]>(await metaOf(ivy, coded))[0].decoder_ref).toBe(1);
+      expectError(await me(bearer(hal.appToken)), 401, 'INVALID_TOKEN');
+      expect(await listed(hal.account.id)).toBe(false);
+    });
+
+    it('refuses a hand-over past the receiver’s device limit (403 naming to), changing nothing and leaving the account signed in', async () => {
+      const jo = await accountWithCredentials(svc, 'jo');
+      const kim = await accountWithCredentials(svc, 'kim');
+      const eui = await registered(jo);
+      await registered(jo);
+      expectSuccess(await admin().patch(kim.account.id, { max_devices: 1 }));
+      expectError(await remove(jo.account.id, `?devices=hand_over&to=${kim.account.username}`), 403, 'DEVICE_LIMIT_REACHED', 'to');
+      expect(expectSuccess<[{ devEUI: string }]>(await metaOf(jo, eui))[0].devEUI).toBe(eui);
+      expectSuccess(await me(['Cookie', jo.cookie]));
+      expect(await listed(jo.account.id)).toBe(true);
+    });
+
+    it.each<[string, (ids: { victim: number; self: number; other: string }) => string, number, string, string]>([
+      ['no choice for the devices', ({ victim }) => `${victim}`, 400, 'VALIDATION_FAILED', 'devices'],
+      ['a choice that is none of the two', ({ victim }) => `${victim}?devices=keep`, 400, 'VALIDATION_FAILED', 'devices'],
+      ['a hand-over to nobody', ({ victim }) => `${victim}?devices=hand_over`, 400, 'VALIDATION_FAILED', 'to'],
+      ['a receiver with deletion', ({ victim, other }) => `${victim}?devices=delete&to=${other}`, 400, 'VALIDATION_FAILED', 'to'],
+      ['a receiver that does not exist', ({ victim }) => `${victim}?devices=hand_over&to=nobody_${randomBytes(3).toString('hex')}`, 404, 'NOT_FOUND', 'to'],
+      ['the account itself as receiver', ({ victim }) => `${victim}?devices=hand_over&to=__self__`, 400, 'VALIDATION_FAILED', 'to'],
+      ['the caller’s own account', ({ self }) => `${self}?devices=delete`, 400, 'VALIDATION_FAILED', 'id'],
+      ['an account that does not exist', () => '999999?devices=delete', 404, 'NOT_FOUND', 'id'],
+      ['an id that is no number', () => 'x?devices=delete', 400, 'VALIDATION_FAILED', 'id'],
+    ])('refuses to delete with %s, deleting nothing', async (_what, path, status, code, field) => {
+      const victim = await accountWithCredentials(svc, 'victim');
+      const other = await registerAccount(svc, 'other');
+      const self = ((await svc.http().get('/user').set('Cookie', adminCookie)).body.data as { id: number }).id;
+      const url = path({ victim: victim.account.id, self, other: other.username }).replace('__self__', victim.account.username);
+      expectError(await svc.http().delete(`/admin/accounts/${url}`).set('Cookie', adminCookie), status, code, field);
+      expectSuccess(await me(['Cookie', victim.cookie]));
+      expectSuccess(await svc.http().get('/admin/info').set('Cookie', adminCookie));
+    });
+
+    it('refuses a normal account (403 ADMIN_ONLY) and nobody (401) on every action, changing nothing', async () => {
+      const lea = await accountWithCredentials(svc, 'lea');
+      const target = alice.account.id;
+      const attempts = [
+        (r: ReturnType<TestService['http']>) => r.patch(`/admin/accounts/${target}`).send({ active: 0 }),
+        (r: ReturnType<TestService['http']>) => r.post(`/admin/accounts/${target}/password-reset`),
+        (r: ReturnType<TestService['http']>) => r.delete(`/admin/accounts/${target}?devices=delete`),
+      ];
+      for (const attempt of attempts) {
+        expectError(await attempt(svc.http()).set(...bearer(lea.masterToken)), 403, 'ADMIN_ONLY');
+        expectError(await attempt(svc.http()).set('Cookie', lea.cookie), 403, 'ADMIN_ONLY');
+        expectError(await attempt(svc.http()), 401, 'AUTH_REQUIRED');
+      }
+      expectSuccess(await me(bearer(alice.appToken)));
+      expect(smtp.mailsTo(alice.account.email, 'Password reset')).toHaveLength(0);
     });
   });
 

@@ -689,6 +689,37 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     },
     {
       route: 'PATCH /admin/accounts/{id}',
+      variant: 'active',
+      // A fresh account each time: a successful call disables it (and the next one by the owner
+      // roles would then be refused for the caller, not for the route).
+      target: async () => {
+        const who = await freshAccount();
+        return {
+          path: `/admin/accounts/${who.account.id}`,
+          body: { active: 0 },
+          state: async () => (await svc.http().post('/auth/check').send({ username: who.account.username, password: who.account.password })).body.data,
+        };
+      },
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
+    },
+    {
+      route: 'POST /admin/accounts/{id}/password-reset',
+      target: async () => ({ path: `/admin/accounts/${owner.account.id}/password-reset` }),
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 202 },
+    },
+    {
+      route: 'DELETE /admin/accounts/{id}',
+      target: async () => {
+        const who = await freshAccount();
+        return {
+          path: `/admin/accounts/${who.account.id}?devices=delete`,
+          state: async () => (await svc.http().post('/auth/check').send({ username: who.account.username, password: who.account.password })).body.data,
+        };
+      },
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
+    },
+    {
+      route: 'PATCH /admin/accounts/{id}',
       variant: 'uplink_retention_days',
       target: async () => ({
         path: `/admin/accounts/${owner.account.id}`,

@@ -58,6 +58,8 @@ const LINES: Record<string, 'json' | 'upload'> = {
   'POST /cache/invalidate/{eui}': 'json',
   'POST /cache/invalidate/all': 'json',
   'PATCH /admin/accounts/{id}': 'json',
+  'POST /admin/accounts/{id}/password-reset': 'json',
+  'DELETE /admin/accounts/{id}': 'json',
   'POST /feedback': 'json',
   'POST /user/integration': 'json',
   'PATCH /user/integration/{uid}': 'json',

@@ -11,8 +11,10 @@ describe('two api instances sharing their stores', () => {
   let a: TestService;
   let b: TestService;
 
+  const ADMIN = { username: 'lbadmin', email: 'lbadmin@localhost', password: 'load balanced admin 1' };
+
   beforeAll(async () => {
-    a = await startTestService({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '4' } });
+    a = await startTestService({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '4', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password } });
     b = await startTestService({ sameDatabaseAs: a, env: { AUTH_RATE_LIMIT_PER_MINUTE: '4' } });
   });
   afterAll(async () => {
@@ -26,6 +28,36 @@ describe('two api instances sharing their stores', () => {
     expect(expectSuccess<{ id: number }>(await b.http().get('/user').set('Cookie', cookie)).id).toBe(account.id);
     await b.http().post('/auth/logout').set('Cookie', cookie).expect(200);
     expectError(await a.http().get('/user').set('Cookie', cookie), 401, 'AUTH_REQUIRED');
+  });
+
+  it('stops a disabled account’s session and tokens on the other instance at once, and lets its tokens work there again once enabled', async () => {
+    const target = await accountWithCredentials(a, 'disabled');
+    // Both credentials checked, and remembered, on b first.
+    expectSuccess(await b.http().get('/user').set('Cookie', target.cookie));
+    expectSuccess(
+      await b
+        .http()
+        .get('/user')
+        .set(...bearer(target.appToken)),
+    );
+    const admin = await login(a, { ...ADMIN, id: 0 });
+    expectSuccess(await a.http().patch(`/admin/accounts/${target.account.id}`).set('Cookie', admin).send({ active: 0 }));
+    expectError(await b.http().get('/user').set('Cookie', target.cookie), 401, 'AUTH_REQUIRED');
+    expectError(
+      await b
+        .http()
+        .get('/user')
+        .set(...bearer(target.appToken)),
+      401,
+      'INVALID_TOKEN',
+    );
+    expectSuccess(await a.http().patch(`/admin/accounts/${target.account.id}`).set('Cookie', admin).send({ active: 1 }));
+    expectSuccess(
+      await b
+        .http()
+        .get('/user')
+        .set(...bearer(target.appToken)),
+    );
   });
 
   it('sees a token deleted on one instance as invalid on the other at once', async () => {

@@ -136,6 +136,8 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'GET /admin/info': 'admin',
   'GET /admin/accounts': 'admin',
   'PATCH /admin/accounts/{id}': 'admin',
+  'POST /admin/accounts/{id}/password-reset': 'admin',
+  'DELETE /admin/accounts/{id}': 'admin',
 };
 
 describe('system routes', () => {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { type AxeViolation, launch, endsCleanly, newPage, snapshot, watch } from './support/browser';
+import { type AxeViolation, launch, endsCleanly, newPage, SCREENSHOTS, snapshot, watch } from './support/browser';
 import { type Account, account, call, ROOT, type Service, startService } from './support/service';
 
 /*
@@ -472,6 +472,50 @@ describe('the web console, part 2, in Chromium', () => {
         .click();
       await admin.getByText(`${CAMERA} invalidated`).waitFor();
       await check('admin', admin);
+    } finally {
+      await admin.context().close();
+    }
+  });
+
+  it('lets an administrator disable and enable an account, mail it a reset link, and delete one, its devices handed to another', async () => {
+    const [carol, dave] = await Promise.all([account(svc.url, 'carol2'), account(svc.url, 'dave2')]);
+    const eui = 'A1B2C3D4E5F60718';
+    await call(svc.url, 'POST', `/user/device/${eui}`, { body: { label: 'Carol’s tracker' }, headers: as(carol), expect: 201 });
+    const admin = await signedIn(ADMIN, '/console/admin');
+    try {
+      await admin.getByRole('heading', { name: 'Administration' }).waitFor();
+      const row = admin.locator('#accounts tr', { hasText: carol.username });
+      const actions = row.getByRole('group', { name: `Actions on ${carol.username}` });
+      // Disabled after a second click: its token stops at once; enabled, it works again.
+      await actions.getByRole('button', { name: 'Disable' }).click();
+      await actions.getByRole('button', { name: 'Yes, disable' }).click();
+      await actions.locator('[data-active="0"]').waitFor();
+      expect((await call(svc.url, 'GET', '/user', { headers: as(carol) })).status).toBe(401);
+      await actions.getByRole('button', { name: 'Enable' }).click();
+      await actions.locator('[data-active="1"]').waitFor();
+      expect((await call(svc.url, 'GET', '/user', { headers: as(carol) })).status).toBe(200);
+      await actions.getByRole('button', { name: 'Send password reset' }).click();
+      await actions.getByRole('status').filter({ hasText: 'Reset link mailed' }).waitFor();
+      // The administrator's own row offers none of it.
+      await admin.locator('#accounts tr', { hasText: ADMIN.username }).getByText('your own account').waitFor();
+      await check('admin-account-actions', admin);
+
+      await actions.getByRole('button', { name: 'Delete…' }).click();
+      const dialog = admin.getByRole('dialog', { name: `Delete ${carol.username}` });
+      await dialog.getByLabel('Hand them to another account').check();
+      await dialog.getByLabel('Receiving account (username)').fill('nobody_at_all');
+      await dialog.getByRole('button', { name: `Delete ${carol.username}` }).click();
+      await dialog.getByText('account not found').waitFor();
+      await dialog.getByLabel('Receiving account (username)').fill(dave.username);
+      await check('admin-delete-account', admin);
+      await admin.setViewportSize({ width: 390, height: 844 });
+      await admin.screenshot({ path: join(SCREENSHOTS, 'admin-delete-account-390x844.png'), fullPage: true });
+      await admin.setViewportSize({ width: 1366, height: 768 });
+      await dialog.getByRole('button', { name: `Delete ${carol.username}` }).click();
+      await row.waitFor({ state: 'detached' });
+      const handed = await call<{ label: string }[]>(svc.url, 'GET', `/user/device/meta/${eui}`, { headers: as(dave), expect: 200 });
+      expect(handed.data[0]!.label).toBe('Carol’s tracker');
+      expect((await call(svc.url, 'GET', '/user', { headers: as(carol) })).status).toBe(401);
     } finally {
       await admin.context().close();
     }

@@ -156,6 +156,8 @@ export const ROUTES = {
   adminInfo: route('GET', '/admin/info'),
   adminAccounts: route('GET', '/admin/accounts'),
   adminAccountUpdate: route('PATCH', '/admin/accounts/{id}'),
+  adminAccountPasswordReset: route('POST', '/admin/accounts/{id}/password-reset'),
+  adminAccountDelete: route('DELETE', '/admin/accounts/{id}'),
 } as const;
 
 /**

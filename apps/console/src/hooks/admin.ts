@@ -1,4 +1,4 @@
-import type { AdminAccountUpdateRequest, AdminAccountWire, CacheDeviceEntryWire, CacheEntryListMetaWire } from '@dts/domain';
+import type { AdminAccountDeleteQuery, AdminAccountUpdateRequest, AdminAccountWire, CacheDeviceEntryWire, CacheEntryListMetaWire } from '@dts/domain';
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
@@ -30,6 +30,22 @@ export function useUpdateAccount() {
       client.setQueriesData<InfiniteData<AccountsPage>>({ queryKey: ['admin', 'accounts'] }, (data) =>
         data ? { ...data, pages: data.pages.map((p) => ({ ...p, accounts: p.accounts.map((a) => (a.id === account.id ? account : a)) })) } : data,
       );
+    },
+  });
+}
+
+/** Mails the account a password reset link. */
+export function usePasswordReset() {
+  return useMutation({ mutationFn: (id: number) => api.admin.passwordReset(id) });
+}
+
+/** Deletes an account (its devices deleted or handed over); the lists, and the figures, are read again. */
+export function useDeleteAccount() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, query }: { id: number; query: AdminAccountDeleteQuery }) => api.admin.deleteAccount(id, query),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['admin'] });
     },
   });
 }

@@ -1,9 +1,12 @@
 import type {
+  AdminAccountDeletedWire,
+  AdminAccountDeleteQuery,
   AdminAccountListMetaWire,
   AdminAccountListQuery,
   AdminAccountUpdateRequest,
   AdminAccountWire,
   AdminInfoWire,
+  AdminPasswordResetWire,
   CacheDeviceEntryWire,
   CacheEntryListMetaWire,
   CacheEntryListQuery,
@@ -60,5 +63,10 @@ export const adminApi = (t: Transport) => ({
     const res = await t.request<AdminAccountWire[], AdminAccountListMetaWire>(ROUTES.adminAccounts, { query: query(q) });
     return { accounts: res.data, meta: res.meta };
   },
+  /** Expiration, device limit, retention; `active: 0` disables the account (sessions and tokens stop everywhere). */
   updateAccount: (id: number, body: AdminAccountUpdateRequest) => t.data<AdminAccountWire>(ROUTES.adminAccountUpdate, { params: { id }, body }),
+  /** Mails the account a password reset link. */
+  passwordReset: (id: number) => t.data<AdminPasswordResetWire>(ROUTES.adminAccountPasswordReset, { params: { id } }),
+  /** Deletes the account; its devices deleted with it or handed to `to` (a username). */
+  deleteAccount: (id: number, q: AdminAccountDeleteQuery) => t.data<AdminAccountDeletedWire>(ROUTES.adminAccountDelete, { params: { id }, query: query(q) }),
 });

@@ -93,6 +93,40 @@ export interface AdminAccountUpdateRequest {
   max_devices?: number;
   /** Days (RETENTION_DAYS_MIN–RETENTION_DAYS_MAX) the account's raw uplinks are kept; null: the platform default. */
   uplink_retention_days?: number | null;
+  /**
+   * 0 disables the account: its sessions end and its API tokens stop, on every instance, at once;
+   * it cannot sign in until set to 1 again (its tokens then work again). Not the caller's own.
+   */
+  active?: 0 | 1;
+}
+
+/** What DELETE /admin/accounts/{id} does with the account's devices: an administrator chooses, nothing is assumed. */
+export const ADMIN_DEVICE_FATES = ['delete', 'hand_over'] as const;
+export type AdminDeviceFate = (typeof ADMIN_DEVICE_FATES)[number];
+
+/** DELETE /admin/accounts/{id}'s query. */
+export interface AdminAccountDeleteQuery {
+  devices: AdminDeviceFate;
+  /** With `hand_over`: the username of the account that receives every device. */
+  to?: string;
+}
+
+/** DELETE /admin/accounts/{id}'s answer. */
+export interface AdminAccountDeletedWire {
+  id: number;
+  deleted: true;
+  /** Devices deleted with the account. */
+  devices_deleted: number;
+  /** Devices handed to `to` (their codecs and networks of the deleted account fall back to the defaults). */
+  devices_handed_over: number;
+  /** The receiving account's id, with `hand_over`. */
+  to: number | null;
+}
+
+/** POST /admin/accounts/{id}/password-reset's answer: a reset link is on its way to `email`. */
+export interface AdminPasswordResetWire {
+  id: number;
+  email: string;
 }
 
 export const ADMIN_ACCOUNTS_MAX_LIMIT = 500;

@@ -40,6 +40,8 @@ export interface AdminAccountChange {
   expiresOn?: string;
   maxDevices?: number;
   uplinkRetentionDays?: number | null;
+  /** 1 active, 0 disabled (no sign-in, no session, no token). */
+  active?: 0 | 1;
 }
 
 /** The accounts' columns of an AdminAccountRow, `a` being the account. */
@@ -160,9 +162,17 @@ export class AccountsRepository {
     const rows = await returningRows<{ id: number }>(
       this.ds,
       `UPDATE accounts SET expires_on = coalesce($2::date, expires_on), max_devices = coalesce($3::int, max_devices),
-         uplink_retention_days = CASE WHEN $4::boolean THEN $5::int ELSE uplink_retention_days END
+         uplink_retention_days = CASE WHEN $4::boolean THEN $5::int ELSE uplink_retention_days END,
+         active = coalesce($6::int, active)
        WHERE id = $1 RETURNING id`,
-      [id, change.expiresOn ?? null, change.maxDevices ?? null, change.uplinkRetentionDays !== undefined, change.uplinkRetentionDays ?? null],
+      [
+        id,
+        change.expiresOn ?? null,
+        change.maxDevices ?? null,
+        change.uplinkRetentionDays !== undefined,
+        change.uplinkRetentionDays ?? null,
+        change.active ?? null,
+      ],
     );
     return rows.length > 0;
   }

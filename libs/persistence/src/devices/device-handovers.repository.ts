@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { queryOne, returningRows } from '../sql/sql-results';
 
 export interface HandoverRow {
@@ -86,19 +86,71 @@ export class DeviceHandoversRepository {
       const { max_devices } = await queryOne<{ max_devices: number }>(m, 'SELECT max_devices FROM accounts WHERE id = $1 FOR UPDATE', [toAccount]);
       const { n } = await queryOne<{ n: number }>(m, 'SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [toAccount]);
       if (n >= max_devices) return { ok: false as const, reason: 'limit' as const };
-      const moved = await queryOne<{ decoder_ref: number | null }>(
-        m,
-        `UPDATE devices d SET owner_id = $2, user_ref = NULL, link_generation = d.link_generation + 1,
-                network_ref = CASE WHEN EXISTS (SELECT 1 FROM networks n WHERE n.uid = d.network_ref AND n.account_id IS NOT NULL AND n.account_id <> $2)
-                                   THEN $3 ELSE d.network_ref END,
-                decoder_ref = CASE WHEN EXISTS (SELECT 1 FROM decoders c WHERE c.uid = d.decoder_ref AND c.account_id IS NOT NULL AND c.account_id <> $2)
-                                   THEN $4 ELSE d.decoder_ref END
-         WHERE d.uid = $1 RETURNING d.decoder_ref`,
-        [offer.device_id, toAccount, HANDOVER_DEFAULTS.networkRef, HANDOVER_DEFAULTS.decoderRef],
-      );
+      const [moved] = await moveDevices(m, [offer.device_id], toAccount);
       await m.query('DELETE FROM device_shares WHERE device_id = $1', [offer.device_id]);
       await m.query('DELETE FROM device_handovers WHERE uid = $1', [offer.uid]);
-      return { ok: true as const, deviceUid: offer.device_id, decoderChanged: moved.decoder_ref !== offer.decoder_ref };
+      return { ok: true as const, deviceUid: offer.device_id, decoderChanged: moved!.decoder_ref !== offer.decoder_ref };
     });
   }
+
+  /** Whether every live device of one account fits within the other's device limit now (transferAll checks again). */
+  async room(fromAccount: number, toAccount: number): Promise<{ needed: number; room: number }> {
+    return queryOne<{ needed: number; room: number }>(
+      this.ds,
+      `SELECT (SELECT count(*)::int FROM devices WHERE owner_id = $1 AND deleted_at IS NULL) AS needed,
+              greatest(0, a.max_devices - (SELECT count(*)::int FROM devices WHERE owner_id = $2 AND deleted_at IS NULL)) AS room
+       FROM accounts a WHERE a.id = $2`,
+      [fromAccount, toAccount],
+    );
+  }
+
+  /**
+   * Every live device of one account to another at once, without an offer (an administrator
+   * deleting the account chose it), as an accepted offer moves one: within the receiver's device
+   * limit for them all, or none moves. Offers of and to the giving account end. Answers the devices
+   * whose codec fell back to the default (their history is decoded again).
+   */
+  async transferAll(fromAccount: number, toAccount: number): Promise<TransferResult> {
+    return this.ds.transaction(async (m) => {
+      const { max_devices } = await queryOne<{ max_devices: number }>(m, 'SELECT max_devices FROM accounts WHERE id = $1 FOR UPDATE', [toAccount]);
+      const devices: { uid: number; decoder_ref: number | null }[] = await m.query(
+        'SELECT uid, decoder_ref FROM devices WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY uid FOR UPDATE',
+        [fromAccount],
+      );
+      const { n } = await queryOne<{ n: number }>(m, 'SELECT count(*)::int AS n FROM devices WHERE owner_id = $1 AND deleted_at IS NULL', [toAccount]);
+      if (n + devices.length > max_devices) return { ok: false as const, reason: 'limit' as const, needed: devices.length, room: Math.max(0, max_devices - n) };
+      const uids = devices.map((d) => d.uid);
+      const moved = await moveDevices(m, uids, toAccount);
+      const before = new Map(devices.map((d) => [d.uid, d.decoder_ref]));
+      await m.query('DELETE FROM device_shares WHERE device_id = ANY($1::int[])', [uids]);
+      await m.query('DELETE FROM device_handovers WHERE device_id = ANY($1::int[]) OR from_account = $2 OR to_account = $2', [uids, fromAccount]);
+      return {
+        ok: true as const,
+        moved: uids.length,
+        decoderChanged: moved.filter((d) => d.decoder_ref !== before.get(d.uid)).map((d) => ({ deviceUid: d.uid, decoderRef: d.decoder_ref })),
+      };
+    });
+  }
+}
+
+export type TransferResult =
+  | { ok: true; moved: number; decoderChanged: { deviceUid: number; decoderRef: number | null }[] }
+  | { ok: false; reason: 'limit'; needed: number; room: number };
+
+/**
+ * Makes the devices the receiver's, as a hand-over does: a network or codec that belongs to another
+ * account falls back to the defaults, the assigned user is cleared, and the link generation moves
+ * on (the previous owner's signed image links stop working). Shares and offers are the caller's.
+ */
+function moveDevices(m: EntityManager, deviceUids: number[], toAccount: number): Promise<{ uid: number; decoder_ref: number | null }[]> {
+  return returningRows<{ uid: number; decoder_ref: number | null }>(
+    m,
+    `UPDATE devices d SET owner_id = $2, user_ref = NULL, link_generation = d.link_generation + 1,
+            network_ref = CASE WHEN EXISTS (SELECT 1 FROM networks n WHERE n.uid = d.network_ref AND n.account_id IS NOT NULL AND n.account_id <> $2)
+                               THEN $3 ELSE d.network_ref END,
+            decoder_ref = CASE WHEN EXISTS (SELECT 1 FROM decoders c WHERE c.uid = d.decoder_ref AND c.account_id IS NOT NULL AND c.account_id <> $2)
+                               THEN $4 ELSE d.decoder_ref END
+     WHERE d.uid = ANY($1::int[]) RETURNING d.uid, d.decoder_ref`,
+    [deviceUids, toAccount, HANDOVER_DEFAULTS.networkRef, HANDOVER_DEFAULTS.decoderRef],
+  );
 }

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdminAccountListMetaWire, AdminAccountWire, AdminInfoWire } from '@dts/domain';
+import type { AdminAccountDeletedWire, AdminAccountListMetaWire, AdminAccountWire, AdminInfoWire, AdminPasswordResetWire } from '@dts/domain';
 import { AccountsRepository, type AdminAccountRow, DataCacheRepository, SystemStatsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, JobQueue, readBuildInfo, usesRedis } from '@dts/platform';
 import { ApiResult } from '../../common/http/api-result';
+import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
+import { AuthService } from '../auth/auth.service';
 import { toAdminAccountWire } from './admin-account.mapper';
 import { toAdminInfoWire } from './admin-info.mapper';
-import type { AdminAccountsQueryDto, AdminAccountUpdateDto } from './dto/admin-accounts.dto';
+import type { AdminAccountDeleteQueryDto, AdminAccountsQueryDto, AdminAccountUpdateDto } from './dto/admin-accounts.dto';
 
 /** An account list cursor: the last row's username key and id. */
 function encodeCursor(key: string, id: number): string {
@@ -34,6 +36,7 @@ export class AdminService {
     private readonly cache: DataCacheRepository,
     private readonly queues: JobQueue,
     private readonly accountRows: AccountsRepository,
+    private readonly auth: AuthService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -71,18 +74,48 @@ export class AdminService {
     return toAdminAccountWire(row, this.config.timeseries.uplinkRetentionDays);
   }
 
-  /** PATCH /admin/accounts/{id}: the expiration, the device limit and/or the retention of raw uplinks. */
-  async updateAccount(id: number, dto: AdminAccountUpdateDto): Promise<AdminAccountWire> {
-    if (dto.expiration === undefined && dto.max_devices === undefined && dto.uplink_retention_days === undefined)
-      throw ApiException.validation('max_devices', 'give at least one of expiration, max_devices and uplink_retention_days');
+  /** PATCH /admin/accounts/{id}: the expiration, the device limit, the retention and/or whether the account is active. */
+  async updateAccount(caller: AuthPrincipal, id: number, dto: AdminAccountUpdateDto): Promise<AdminAccountWire> {
+    if (dto.expiration === undefined && dto.max_devices === undefined && dto.uplink_retention_days === undefined && dto.active === undefined)
+      throw ApiException.validation('max_devices', 'give at least one of expiration, max_devices, uplink_retention_days and active');
+    // An administrator who locks themselves out needs another one to get back in.
+    if (dto.active === 0 && id === caller.accountId) throw ApiException.validation('active', 'an administrator cannot disable their own account');
     // The pattern lets 2027-02-31 through; PostgreSQL would refuse it with a 500.
     const day = dto.expiration === undefined ? null : new Date(`${dto.expiration}T00:00:00Z`);
     if (day && (!Number.isFinite(day.getTime()) || day.toISOString().slice(0, 10) !== dto.expiration))
       throw ApiException.validation('expiration', 'expiration must be a date that exists');
-    const change = { expiresOn: dto.expiration, maxDevices: dto.max_devices, uplinkRetentionDays: dto.uplink_retention_days };
+    const change = { expiresOn: dto.expiration, maxDevices: dto.max_devices, uplinkRetentionDays: dto.uplink_retention_days, active: dto.active };
     if (!(await this.accountRows.adminUpdate(id, change))) throw ApiException.notFound('account', 'id');
+    // Sign-in follows the row; what was already signed in (sessions, tokens checked and remembered)
+    // follows now, on every instance.
+    if (dto.active !== undefined) await this.auth.activeChanged(id, dto.active);
     const row = await this.accountRows.adminOne(id);
     if (!row) throw ApiException.notFound('account', 'id');
     return this.wire(row);
+  }
+
+  /** POST /admin/accounts/{id}/password-reset: the account's address gets a reset link, as if it had asked. */
+  async passwordReset(id: number): Promise<AdminPasswordResetWire> {
+    const account = await this.accountRows.findById(id);
+    if (!account) throw ApiException.notFound('account', 'id');
+    await this.auth.requestReset(account.email);
+    return { id, email: account.email };
+  }
+
+  /** DELETE /admin/accounts/{id}: the account and what it owns; its devices deleted or handed over, as asked. */
+  async deleteAccount(caller: AuthPrincipal, id: number, query: AdminAccountDeleteQueryDto): Promise<AdminAccountDeletedWire> {
+    if (id === caller.accountId) throw ApiException.validation('id', 'an administrator deletes their own account with DELETE /auth/register');
+    if (query.devices !== 'hand_over' && query.to !== undefined) throw ApiException.validation('to', 'to goes with devices=hand_over');
+    const account = await this.accountRows.findById(id);
+    if (!account) throw ApiException.notFound('account', 'id');
+    let receiver: number | null = null;
+    if (query.devices === 'hand_over') {
+      const to = await this.accountRows.findByUsername(query.to!);
+      if (!to) throw ApiException.notFound('account', 'to');
+      if (to.id === id) throw ApiException.validation('to', 'the devices must go to another account than the one deleted');
+      receiver = to.id;
+    }
+    const outcome = await this.auth.removeAccount(id, receiver === null ? null : { accountId: receiver, field: 'to' });
+    return { id, deleted: true, devices_deleted: outcome.deleted, devices_handed_over: outcome.handedOver, to: receiver };
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '@dts/domain';
 import {
   AccountsRepository,
+  DeviceHandoversRepository,
   DevicesRepository,
   EmailVerificationsRepository,
   ImagesRepository,
@@ -55,6 +56,7 @@ export class AuthService {
     private readonly crypto: TokenCryptoService,
     private readonly images: ImagesRepository,
     private readonly devices: DevicesRepository,
+    private readonly handovers: DeviceHandoversRepository,
     private readonly jobs: JobQueue,
     private readonly tokens: TokensRepository,
     private readonly revocations: CredentialRevocations,
@@ -137,16 +139,48 @@ export class AuthService {
     }
   }
 
-  /** Deletes the account; its sessions end (the caller's cookie is the controller's to clear). */
+  /** Deletes the caller's own account and its devices; its sessions end (the caller's cookie is the controller's to clear). */
   async deleteAccount(principal: AuthPrincipal, password: string): Promise<{ id: number; deleted: true }> {
     await this.requirePassword(principal.accountId, password, 'password');
-    // Redis-held sessions are not removed by the cascade: end them first.
-    await this.sessions.endAllForAccount(principal.accountId, null);
+    await this.removeAccount(principal.accountId, null);
+    return { id: principal.accountId, deleted: true };
+  }
+
+  /**
+   * Deletes an account and everything it owns (the caller checked who may). With `handTo`, its
+   * devices go to that account first, within its device limit or not at all (DEVICE_LIMIT_REACHED,
+   * nothing changed); without, they are deleted with it. Answers how many went each way.
+   */
+  async removeAccount(accountId: number, handTo: { accountId: number; field: string } | null): Promise<{ deleted: number; handedOver: number }> {
+    if (handTo) {
+      const { needed, room } = await this.handovers.room(accountId, handTo.accountId);
+      if (needed > room) throw this.noRoom(needed, room, handTo.field);
+    }
+    // Nothing of the account works from here on, on any instance: a request in flight cannot add a
+    // device or a token while its things are moved and deleted.
+    await this.accounts.adminUpdate(accountId, { active: 0 });
+    await this.activeChanged(accountId, 0);
+    let handedOver = 0;
+    if (handTo) {
+      const moved = await this.handovers.transferAll(accountId, handTo.accountId);
+      if (!moved.ok) {
+        // The receiver filled up since the check above: the account is left as it was, bar its sessions.
+        await this.accounts.adminUpdate(accountId, { active: 1 });
+        await this.activeChanged(accountId, 1);
+        throw this.noRoom(moved.needed, moved.room, handTo.field);
+      }
+      handedOver = moved.moved;
+      // A codec of the deleted account's fell back to the default decoder: the history is decoded again.
+      await this.jobs.enqueueMany(
+        'device.redecode',
+        moved.decoderChanged.map(({ deviceUid, decoderRef }) => ({ deviceUid, decoderRef })),
+      );
+    }
     // Image rows go by cascade; bytes kept outside the database are removed by the worker.
-    const images = await this.images.retire({ accountId: principal.accountId });
+    const images = await this.images.retire({ accountId });
     // Device rows go by cascade; their uplinks and rollups (no cascade: they are partitioned) by the purge.
-    const devices = await this.devices.ownedUids(principal.accountId);
-    await this.accounts.delete(principal.accountId);
+    const devices = await this.devices.ownedUids(accountId);
+    await this.accounts.delete(accountId);
     await this.jobs.enqueueMany(
       'image.purge',
       images.map((imageUid) => ({ imageUid })),
@@ -155,8 +189,27 @@ export class AuthService {
       'device.purge',
       devices.map((deviceUid) => ({ deviceUid })),
     );
-    await this.revocations.announce(principal.accountId);
-    return { id: principal.accountId, deleted: true };
+    await this.revocations.announce(accountId);
+    return { deleted: devices.length, handedOver };
+  }
+
+  private noRoom(needed: number, room: number, field: string): ApiException {
+    return ApiException.of(
+      'DEVICE_LIMIT_REACHED',
+      `the receiving account has room for ${room} more devices, this account has ${needed}: raise its limit first`,
+      field,
+    );
+  }
+
+  /**
+   * The account was disabled or enabled (its row says so already): every instance forgets the
+   * credentials of it that it has checked, so that its API tokens are checked again, against the
+   * account's state, at their next use; disabled, every session of it ends.
+   */
+  async activeChanged(accountId: number, active: 0 | 1): Promise<void> {
+    // Redis-held sessions are not removed by a cascade or a flag: ended here.
+    if (active === 0) await this.sessions.endAllForAccount(accountId, null);
+    await this.revocations.announce(accountId);
   }
 
   /**

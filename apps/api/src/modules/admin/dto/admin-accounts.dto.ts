@@ -1,7 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ADMIN_ACCOUNTS_MAX_LIMIT, type AdminAccountWire, MAX_DEVICES_LIMIT, type AdminAccountUpdateRequest } from '@dts/domain';
+import {
+  ADMIN_ACCOUNTS_MAX_LIMIT,
+  ADMIN_DEVICE_FATES,
+  type AdminAccountDeletedWire,
+  type AdminAccountDeleteQuery,
+  type AdminAccountUpdateRequest,
+  type AdminAccountWire,
+  type AdminDeviceFate,
+  type AdminPasswordResetWire,
+  MAX_DEVICES_LIMIT,
+} from '@dts/domain';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { toIntFromQuery } from '../../../common/http/query-values';
 import { RetentionDays } from '../../../common/http/validators';
 
@@ -50,6 +60,47 @@ export class AdminAccountUpdateDto implements AdminAccountUpdateRequest {
     'Days the account’s raw uplinks are kept, replacing the platform default (UPLINK_RETENTION_DAYS) for its devices, longer or shorter; null: the platform default again. The worker removes what it has passed within minutes; rollups (series) outlive it.',
   )
   uplink_retention_days?: number | null;
+
+  @ApiPropertyOptional({
+    enum: [0, 1],
+    description:
+      '0 disables the account: its sessions end and its API tokens stop, on every instance, at once, and it cannot sign in; 1 enables it again (its tokens work again). Not the caller’s own account.',
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsIn([0, 1], { message: 'active must be 0 or 1' })
+  active?: 0 | 1;
+}
+
+/** DELETE /admin/accounts/{id}: what becomes of the account's devices, always said. */
+export class AdminAccountDeleteQueryDto implements AdminAccountDeleteQuery {
+  @ApiProperty({
+    enum: ADMIN_DEVICE_FATES,
+    description:
+      '`delete`: the devices and their data go with the account. `hand_over`: every device goes to the account `to` first (within its device limit, or nothing happens).',
+  })
+  @IsIn(ADMIN_DEVICE_FATES, { message: `devices must be one of ${ADMIN_DEVICE_FATES.join(', ')}` })
+  devices!: AdminDeviceFate;
+
+  @ApiPropertyOptional({ description: 'With `devices=hand_over`: the username of the receiving account.' })
+  @ValidateIf((query: AdminAccountDeleteQueryDto, value) => value !== undefined || query.devices === 'hand_over')
+  @IsString({ message: 'to must be the username of the account that receives the devices' })
+  @MinLength(1, { message: 'to must be the username of the account that receives the devices' })
+  @MaxLength(64)
+  to?: string;
+}
+
+export class AdminAccountDeletedResponse implements AdminAccountDeletedWire {
+  @ApiProperty() id!: number;
+  @ApiProperty({ enum: [true] }) deleted!: true;
+  @ApiProperty({ description: 'Devices deleted with the account.' }) devices_deleted!: number;
+  @ApiProperty({ description: 'Devices handed to `to`; a codec or network of the deleted account falls back to the default one.' })
+  devices_handed_over!: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The receiving account’s id, with `hand_over`.' }) to!: number | null;
+}
+
+export class AdminPasswordResetResponse implements AdminPasswordResetWire {
+  @ApiProperty() id!: number;
+  @ApiProperty({ description: 'Where the reset link is mailed: the account’s address.' }) email!: string;
 }
 
 export class AdminAccountResponse implements AdminAccountWire {
