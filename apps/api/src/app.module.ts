@@ -26,6 +26,7 @@ import { HealthModule } from './modules/health/health.module';
 import { IngestModule } from './modules/ingest/ingest.module';
 import { MetricsApiModule } from './modules/metrics/metrics.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { AuditModule } from './modules/audit/audit.module';
 import { AlertsModule } from './modules/alerts/alerts.module';
 import { IntegrationsModule } from './modules/integrations/integrations.module';
 import { RulesModule } from './modules/rules/rules.module';
@@ -79,6 +80,7 @@ export class AppModule {
         HealthModule,
         MetricsApiModule,
         AdminModule,
+        AuditModule,
         DemoModule,
         // In embedded mode (or WORKER_IN_PROCESS=true) the processors share this process and its pools.
         ...(config.worker.inProcess ? [JobsModule] : []),

@@ -5,6 +5,8 @@ import type { Express, RequestHandler } from 'express';
 import type { Server } from 'node:http';
 import helmet from 'helmet';
 import { GLOBAL_GUARDS } from './app.module';
+import { AuditLog } from './common/audit/audit-log';
+import { auditMiddleware } from './common/audit/audit.middleware';
 import { Authenticator } from './common/auth/authenticator.service';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { compressionMiddleware } from './common/http/compression';
@@ -52,6 +54,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const beforeRouter: RequestHandler[] = [
     requestIdMiddleware,
     requestLogMiddleware(app.get<HttpLoggers>(HTTP_LOGGERS).requests, app.get(MetricsService)),
+    ...(config.audit.enabled ? [auditMiddleware(app.get(AuditLog))] : []),
     securityHeaders(),
     compressionMiddleware() as RequestHandler,
   ];

@@ -317,7 +317,12 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
       expectError(await me(['Cookie', erin.cookie]), 401, 'AUTH_REQUIRED');
       expectError(await me(bearer(erin.appToken)), 401, 'INVALID_TOKEN');
       expectError(await me(bearer(erin.masterToken)), 401, 'INVALID_TOKEN');
-      expectError(await signIn(erin.account), 401, 'INVALID_CREDENTIALS');
+      // Said to whoever knows the password only: a wrong one is the usual answer.
+      expectError(await signIn(erin.account), 403, 'ACCOUNT_DISABLED');
+      expectError(await signIn({ ...erin.account, password: 'not the password' }), 401, 'INVALID_CREDENTIALS');
+      expect((await svc.http().post('/auth/check').send({ username: erin.account.username, password: erin.account.password })).body.data).toEqual({
+        valid: false,
+      });
 
       expect(expectSuccess<AdminAccount>(await admin().patch(erin.account.id, { active: 1 }))).toMatchObject({ active: 1 });
       expect(expectSuccess<{ id: number }>(await me(bearer(erin.appToken))).id).toBe(erin.account.id);

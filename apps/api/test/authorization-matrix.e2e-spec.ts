@@ -703,6 +703,11 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
     },
     {
+      route: 'GET /admin/audit',
+      target: async () => ({ path: '/admin/audit?limit=5' }),
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
+    },
+    {
       route: 'POST /admin/accounts/{id}/password-reset',
       target: async () => ({ path: `/admin/accounts/${owner.account.id}/password-reset` }),
       expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 202 },

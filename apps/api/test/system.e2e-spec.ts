@@ -135,6 +135,7 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'GET /metrics/cluster': 'metrics',
   'GET /admin/info': 'admin',
   'GET /admin/accounts': 'admin',
+  'GET /admin/audit': 'admin',
   'PATCH /admin/accounts/{id}': 'admin',
   'POST /admin/accounts/{id}/password-reset': 'admin',
   'DELETE /admin/accounts/{id}': 'admin',

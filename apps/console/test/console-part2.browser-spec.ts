@@ -491,6 +491,17 @@ describe('the web console, part 2, in Chromium', () => {
       await actions.getByRole('button', { name: 'Yes, disable' }).click();
       await actions.locator('[data-active="0"]').waitFor();
       expect((await call(svc.url, 'GET', '/user', { headers: as(carol) })).status).toBe(401);
+      // Carol, with her password, is told why she cannot sign in.
+      const refused = await newPage(browser);
+      try {
+        await refused.goto(`${svc.url}/console/`);
+        await refused.getByLabel('Username or e-mail').fill(carol.username);
+        await refused.getByLabel('Password').fill(carol.password);
+        await refused.getByRole('button', { name: 'Sign in' }).click();
+        await refused.getByRole('alert').filter({ hasText: 'this account is disabled' }).waitFor();
+      } finally {
+        await refused.context().close();
+      }
       await actions.getByRole('button', { name: 'Enable' }).click();
       await actions.locator('[data-active="1"]').waitFor();
       expect((await call(svc.url, 'GET', '/user', { headers: as(carol) })).status).toBe(200);
@@ -516,6 +527,19 @@ describe('the web console, part 2, in Chromium', () => {
       const handed = await call<{ label: string }[]>(svc.url, 'GET', `/user/device/meta/${eui}`, { headers: as(dave), expect: 200 });
       expect(handed.data[0]!.label).toBe('Carol’s tracker');
       expect((await call(svc.url, 'GET', '/user', { headers: as(carol) })).status).toBe(401);
+
+      // Each of it is in the audit log, under the administrator's name.
+      const audit = admin.locator('#audit');
+      await audit.getByLabel('Action contains').fill('/admin/accounts');
+      await audit.getByRole('button', { name: 'Filter' }).click();
+      // The deletion, and before it the one refused for a receiver that does not exist.
+      const deletions = audit.locator('tbody tr', { hasText: 'DELETE /admin/accounts/{id}' });
+      await deletions.filter({ has: admin.locator('[data-status="200"]') }).waitFor();
+      await deletions.filter({ has: admin.locator('[data-status="404"]') }).waitFor();
+      for (const action of ['PATCH /admin/accounts/{id}', 'POST /admin/accounts/{id}/password-reset'])
+        await audit.locator('tbody tr', { hasText: action }).first().waitFor();
+      expect(await deletions.first().textContent()).toContain(ADMIN.username);
+      await check('admin-audit', admin);
     } finally {
       await admin.context().close();
     }

@@ -158,6 +158,7 @@ export const ROUTES = {
   adminAccountUpdate: route('PATCH', '/admin/accounts/{id}'),
   adminAccountPasswordReset: route('POST', '/admin/accounts/{id}/password-reset'),
   adminAccountDelete: route('DELETE', '/admin/accounts/{id}'),
+  adminAudit: route('GET', '/admin/audit'),
 } as const;
 
 /**

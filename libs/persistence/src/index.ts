@@ -3,6 +3,7 @@ export * from './accounts/accounts.repository';
 export * from './accounts/email-verifications.repository';
 export * from './accounts/password-resets.repository';
 export * from './alerts';
+export * from './audit/audit.repository';
 export * from './cache';
 export * from './codecs/codecs.repository';
 export * from './commands/commands.repository';

@@ -15,6 +15,7 @@ import { RetentionRepository, RollupBackfillRepository, TIMESERIES_SETTINGS, Tim
 import { LiveBus } from './live/live-bus';
 import { Statements } from './sql/statements';
 import { AccountsRepository } from './accounts/accounts.repository';
+import { AuditRepository } from './audit/audit.repository';
 import { CodecsRepository } from './codecs/codecs.repository';
 import { CommandsRepository } from './commands/commands.repository';
 import { NetworksRepository } from './networks/networks.repository';
@@ -42,6 +43,7 @@ import { UplinksRepository } from './uplinks/uplinks.repository';
 
 const REPOSITORIES = [
   AlertsRepository,
+  AuditRepository,
   AlertMailsRepository,
   EmailVerificationsRepository,
   DeliveriesRepository,

@@ -12,6 +12,7 @@ export const FIGURES = [
   'import',
   'codec-load',
   'scale',
+  'audit',
 ];
 
 const USAGE = `Usage: npm run bench -- [options]

@@ -1,4 +1,4 @@
-import type { AdminAccountListQuery, CacheEntryListQuery, DeviceListQuery, ImageGalleryQuery, SeriesQuery } from '@dts/domain';
+import type { AdminAccountListQuery, AuditQuery, CacheEntryListQuery, DeviceListQuery, ImageGalleryQuery, SeriesQuery } from '@dts/domain';
 import type { CommandShow } from '../lib/live-merge';
 
 /** Query keys of every resource: one place, so that live events and mutations invalidate the right ones. */
@@ -30,6 +30,7 @@ export const keys = {
   sessions: ['sessions'] as const,
   adminInfo: ['admin', 'info'] as const,
   adminAccounts: (q: Omit<AdminAccountListQuery, 'cursor'>) => ['admin', 'accounts', q] as const,
+  adminAudit: (q: Omit<AuditQuery, 'cursor' | 'format'>) => ['admin', 'audit', q] as const,
   cacheEntries: (q: Omit<CacheEntryListQuery, 'cursor'>) => ['admin', 'cache', q] as const,
   codecs: ['codecs'] as const,
   codec: (uid: number) => ['codecs', uid] as const,

@@ -1,4 +1,12 @@
-import type { AdminAccountDeleteQuery, AdminAccountUpdateRequest, AdminAccountWire, CacheDeviceEntryWire, CacheEntryListMetaWire } from '@dts/domain';
+import type {
+  AdminAccountDeleteQuery,
+  AdminAccountUpdateRequest,
+  AdminAccountWire,
+  AuditEventWire,
+  AuditQuery,
+  CacheDeviceEntryWire,
+  CacheEntryListMetaWire,
+} from '@dts/domain';
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { keys } from '../api/keys';
@@ -47,6 +55,20 @@ export function useDeleteAccount() {
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['admin'] });
     },
+  });
+}
+
+type AuditPage = { events: AuditEventWire[]; meta: { next_cursor: string | null } };
+
+/** The audit log, newest first, a page at a time; read again every 15 s (new records come at the top). */
+export function useAudit(filter: Omit<AuditQuery, 'cursor' | 'format' | 'limit'>) {
+  const query = { ...filter, limit: ADMIN_PAGE };
+  return useInfiniteQuery({
+    queryKey: keys.adminAudit(query),
+    queryFn: ({ pageParam }) => api.admin.audit({ ...query, ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: AuditPage) => last.meta.next_cursor ?? undefined,
+    refetchInterval: 15_000,
   });
 }
 

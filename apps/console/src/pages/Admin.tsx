@@ -7,6 +7,7 @@ import { useAdminInfo, useCacheEntries, useInvalidateCache } from '../hooks/admi
 import { duration, num, plural, relativeTime, utcText } from '../lib/format';
 import { useNow } from '../hooks/now';
 import { AdminAccounts } from './AdminAccounts';
+import { AdminAudit } from './AdminAudit';
 
 const bytes = (n: number) => (n >= 1_048_576 ? `${num(n / 1_048_576, 1)} MiB` : n >= 1024 ? `${num(n / 1024, 1)} KiB` : `${n} B`);
 
@@ -220,13 +221,14 @@ function CacheEntries() {
   );
 }
 
-/** For administrators: the service's figures and queues, every account's limits, every device's cache entry. */
+/** For administrators: the service's figures and queues, every account's limits and access, the audit log, every device's cache entry. */
 export function AdminPage() {
   return (
     <>
       <PageHeader title="Administration" subtitle="The service as a whole: only administrators see this page." />
       <Figures />
       <AdminAccounts />
+      <AdminAudit />
       <CacheEntries />
     </>
   );

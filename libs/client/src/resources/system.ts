@@ -7,6 +7,9 @@ import type {
   AdminAccountWire,
   AdminInfoWire,
   AdminPasswordResetWire,
+  AuditEventWire,
+  AuditPageMetaWire,
+  AuditQuery,
   CacheDeviceEntryWire,
   CacheEntryListMetaWire,
   CacheEntryListQuery,
@@ -67,6 +70,11 @@ export const adminApi = (t: Transport) => ({
   updateAccount: (id: number, body: AdminAccountUpdateRequest) => t.data<AdminAccountWire>(ROUTES.adminAccountUpdate, { params: { id }, body }),
   /** Mails the account a password reset link. */
   passwordReset: (id: number) => t.data<AdminPasswordResetWire>(ROUTES.adminAccountPasswordReset, { params: { id } }),
+  /** The audit log, newest first, a page at a time; `meta.next_cursor` is the next page's `cursor`. */
+  audit: async (q: Omit<AuditQuery, 'format'> = {}) => {
+    const res = await t.request<AuditEventWire[], AuditPageMetaWire>(ROUTES.adminAudit, { query: query(q) });
+    return { events: res.data, meta: res.meta };
+  },
   /** Deletes the account; its devices deleted with it or handed to `to` (a username). */
   deleteAccount: (id: number, q: AdminAccountDeleteQuery) => t.data<AdminAccountDeletedWire>(ROUTES.adminAccountDelete, { params: { id }, query: query(q) }),
 });

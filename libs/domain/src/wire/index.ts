@@ -1,4 +1,5 @@
 export * from './account';
+export * from './audit';
 export * from './command';
 export * from './datamodel';
 export * from './device';

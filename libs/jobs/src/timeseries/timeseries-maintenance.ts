@@ -1,5 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ImagesRepository, ImageStore, nextIntervalStart, RetentionRepository, RollupBackfillRepository, TimePartitionsRepository } from '@dts/persistence';
+import {
+  AuditRepository,
+  ImagesRepository,
+  ImageStore,
+  nextIntervalStart,
+  RetentionRepository,
+  RollupBackfillRepository,
+  TimePartitionsRepository,
+} from '@dts/persistence';
 import { APP_CONFIG, type AppConfig } from '@dts/platform';
 
 /** Time one run may spend deleting raw rows in batches, and rolling up old uplinks: the rest waits for the next run. */
@@ -16,11 +24,13 @@ export interface TimeseriesMaintenanceReport {
   dailyRowsDeleted: number;
   imagesRetired: number;
   backfillSteps: number;
+  auditPartitionsDropped: string[];
 }
 
 /**
  * One run of the time-series upkeep (docs/architecture.md, "Time-series storage"): partitions
- * `PARTITIONS_AHEAD` intervals ahead of now, the retention policies, the rollup backfill. Each
+ * `PARTITIONS_AHEAD` intervals ahead of now, the retention policies (the audit log's too), the
+ * rollup backfill. Each
  * step is bounded and carries on at the next run where it stopped. The processor runs it on a
  * schedule; tests call it directly.
  */
@@ -34,6 +44,7 @@ export class TimeseriesMaintenance {
     private readonly backfill: RollupBackfillRepository,
     private readonly images: ImagesRepository,
     private readonly store: ImageStore,
+    private readonly audit: AuditRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -53,6 +64,7 @@ export class TimeseriesMaintenance {
     const rollups = await this.retention.expireRollups(now, RAW_DELETE_BUDGET_MS);
     const imagesRetired = await this.retireImages(now);
     const backfillSteps = await this.backfill.run(BACKFILL_BUDGET_MS);
+    const auditDropped = await this.audit.dropExpired(now);
     const report: TimeseriesMaintenanceReport = {
       partitionsCreated,
       rawPartitionsDropped: dropped.map((p) => p.name),
@@ -61,6 +73,7 @@ export class TimeseriesMaintenance {
       dailyRowsDeleted: rollups.dailyRows,
       imagesRetired,
       backfillSteps,
+      auditPartitionsDropped: auditDropped.map((p) => p.name),
     };
     const changed = Object.values(report).some((v) => (Array.isArray(v) ? v.length > 0 : v > 0));
     if (changed) this.logger.log({ ...report }, 'time-series upkeep');

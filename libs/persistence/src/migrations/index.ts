@@ -24,6 +24,7 @@ import { DeliveryFairness1795810000000 } from './1795810000000-delivery-fairness
 import { EmailVerification1795820000000 } from './1795820000000-email-verification';
 import { MailLimits1795820000001 } from './1795820000001-mail-limits';
 import { TimePartitions1795830000000 } from './1795830000000-time-partitions';
+import { AuditLog1795840000000 } from './1795840000000-audit-log';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   EmailVerification1795820000000,
   MailLimits1795820000001,
   TimePartitions1795830000000,
+  AuditLog1795840000000,
 ];

@@ -45,6 +45,7 @@ export function suiteTimeseriesSettings(over: Partial<TimeseriesSettings> = {}):
     uplinkRetentionDays: null,
     hourlyRollupRetentionDays: null,
     dailyRollupRetentionDays: null,
+    auditRetentionDays: 365,
     ...over,
   };
 }

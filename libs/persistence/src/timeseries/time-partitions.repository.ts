@@ -5,11 +5,11 @@ import { partitionName, partitionsToAdd, type PartitionInterval } from './partit
 import { TIMESERIES_SETTINGS, type TimeseriesSettings } from './timeseries-settings';
 
 /**
- * The tables partitioned by time (migration 1795830000000), with the column they are partitioned
- * on. `uplinks` and `uplink_gateways` share their bounds and are dropped together (a gateway row
- * describes an uplink); the hourly rollup has bounds of its own and a longer retention.
+ * The tables partitioned by time (migrations 1795830000000 and 1795840000000). `uplinks` and
+ * `uplink_gateways` share their bounds and are dropped together (a gateway row describes an
+ * uplink); the hourly rollup and the audit log have retentions of their own.
  */
-export const TIME_PARTITIONED = ['uplinks', 'uplink_gateways', 'uplink_rollups_hourly'] as const;
+export const TIME_PARTITIONED = ['uplinks', 'uplink_gateways', 'uplink_rollups_hourly', 'audit_events'] as const;
 export type TimePartitionedTable = (typeof TIME_PARTITIONED)[number];
 
 export interface TimePartition {
@@ -77,7 +77,7 @@ export class TimePartitionsRepository {
     const created: string[] = [];
     for (const [position, table] of TIME_PARTITIONED.entries()) {
       const last = (await this.list(table)).at(-1);
-      if (!last) throw new Error(`${table} has no partition: migration 1795830000000 makes the first`);
+      if (!last) throw new Error(`${table} has no partition: its migration makes the first`);
       for (const range of partitionsToAdd(last.to, until, interval)) {
         if (await this.add(table, position, range.from, range.to)) created.push(partitionName(table, range.from));
       }

@@ -10,6 +10,8 @@ export interface TimeseriesSettings {
   /** Retention of the hourly and daily rollups; null keeps them. */
   readonly hourlyRollupRetentionDays: number | null;
   readonly dailyRollupRetentionDays: number | null;
+  /** Days the audit log keeps a record at least. */
+  readonly auditRetentionDays: number;
 }
 
 export const TIMESERIES_SETTINGS = Symbol('TIMESERIES_SETTINGS');

@@ -33,6 +33,8 @@ export interface AppConfig {
   };
   readonly admin: { readonly username: string; readonly password: Secret; readonly email: string } | null;
   readonly demo: boolean;
+  /** Whether calls are recorded in the audit log (docs/architecture.md, "The audit log"). */
+  readonly audit: { readonly enabled: boolean };
   readonly session: { readonly cookieName: string; readonly ttlSeconds: number };
   readonly accounts: { readonly maxDevices: number; readonly expirationDays: number };
   readonly rateLimit: { readonly perAccountPerMinute: number; readonly authPerMinute: number };
@@ -137,6 +139,8 @@ export interface AppConfig {
     readonly hourlyRollupRetentionDays: number | null;
     readonly dailyRollupRetentionDays: number | null;
     readonly imageRetentionDays: number | null;
+    /** Days the audit log keeps a record at least (whole partitions leave after it). */
+    readonly auditRetentionDays: number;
     readonly readDatabaseUrl: string | null;
     readonly readStatementTimeoutMs: number;
   };

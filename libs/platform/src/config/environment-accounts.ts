@@ -48,6 +48,11 @@ export class AccountsEnvironment {
   DEMO?: boolean;
 
   @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  AUDIT_LOG?: boolean;
+
+  @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be a cookie name of A-Z a-z 0-9 _ -' })
   SESSION_COOKIE_NAME?: string;
 
@@ -127,6 +132,7 @@ export const ACCOUNTS_ENVIRONMENT_NAMES = [
   'ADMIN_PASSWORD',
   'ADMIN_EMAIL',
   'DEMO',
+  'AUDIT_LOG',
   'SESSION_COOKIE_NAME',
   'SESSION_TTL_SECONDS',
   'ACCOUNT_MAX_DEVICES',

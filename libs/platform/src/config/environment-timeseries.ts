@@ -59,6 +59,13 @@ export class TimeseriesEnvironment extends IntegrationsEnvironment {
   IMAGE_RETENTION_DAYS?: number;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_RETENTION_DAYS)
+  AUDIT_RETENTION_DAYS?: number;
+
+  @IsOptional()
   @Transform(emptyToUndefined)
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// connection URL' })
   READ_DATABASE_URL?: string;
@@ -78,6 +85,7 @@ export const TIMESERIES_ENVIRONMENT_NAMES = [
   'ROLLUP_HOURLY_RETENTION_DAYS',
   'ROLLUP_DAILY_RETENTION_DAYS',
   'IMAGE_RETENTION_DAYS',
+  'AUDIT_RETENTION_DAYS',
   'READ_DATABASE_URL',
   'READ_STATEMENT_TIMEOUT_MS',
 ] as const satisfies readonly (keyof TimeseriesEnvironment)[];
@@ -107,6 +115,8 @@ export function timeseriesConfig(env: TimeseriesEnvironment): AppConfig['timeser
     hourlyRollupRetentionDays: env.ROLLUP_HOURLY_RETENTION_DAYS ?? null,
     dailyRollupRetentionDays: env.ROLLUP_DAILY_RETENTION_DAYS ?? null,
     imageRetentionDays: env.IMAGE_RETENTION_DAYS ?? null,
+    // A year: what most audits ask for; longer for those that ask more.
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS ?? 365,
     readDatabaseUrl: env.READ_DATABASE_URL ?? null,
     readStatementTimeoutMs: env.READ_STATEMENT_TIMEOUT_MS ?? 5_000,
   };

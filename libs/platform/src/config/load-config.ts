@@ -179,6 +179,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         ? { username: env.ADMIN_USERNAME, password: new Secret(env.ADMIN_PASSWORD), email: env.ADMIN_EMAIL ?? `${env.ADMIN_USERNAME}@localhost` }
         : null,
     demo: env.DEMO ?? false,
+    audit: { enabled: env.AUDIT_LOG ?? true },
     session: { cookieName: env.SESSION_COOKIE_NAME ?? 'dts_session', ttlSeconds: env.SESSION_TTL_SECONDS ?? 14 * 86_400 },
     accounts: { maxDevices: env.ACCOUNT_MAX_DEVICES ?? 50, expirationDays: env.ACCOUNT_EXPIRATION_DAYS ?? 365 },
     rateLimit: { perAccountPerMinute: env.RATE_LIMIT_PER_MINUTE ?? 1200, authPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10 },

@@ -90,6 +90,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly auditRecords = new Counter({
+    name: 'dts_audit_records_total',
+    help: 'Audit log records by outcome: written, or dropped (the buffer full while the database could not take them)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   private readonly jobOutcomes = new Counter({
     name: 'dts_jobs_total',
     help: 'Job attempts by job name and outcome (completed, failed for good, or retried)',
@@ -152,6 +159,10 @@ export class MetricsService {
 
   decoderFailed(decoder: string): void {
     this.decoderFailures.inc({ decoder });
+  }
+
+  audit(outcome: 'written' | 'dropped', n: number): void {
+    if (n > 0) this.auditRecords.inc({ outcome }, n);
   }
 
   jobOutcome(job: string, outcome: JobOutcome): void {

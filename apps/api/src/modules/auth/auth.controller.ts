@@ -4,6 +4,7 @@ import type { EchoWire } from '@dts/domain';
 import type { Request, Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { AuthThrottle, CurrentAccount, MasterOnly, Public } from '../../common/auth/auth.decorators';
+import { signedIn } from '../../common/audit/audit.middleware';
 import { sessionClientOf } from '../../common/auth/session-client';
 import { SessionCookies } from '../../common/auth/session-cookies';
 import { ApiResult } from '../../common/http/api-result';
@@ -51,10 +52,11 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Start a session (sets an HttpOnly cookie)' })
   @ApiEnvelope(AuthStateResponse)
-  @ApiErrors('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'RATE_LIMITED')
+  @ApiErrors('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED')
   async login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const { state, cookie } = await this.auth.login(dto, this.cookies.read(req), sessionClientOf(req));
+    const { state, cookie, account } = await this.auth.login(dto, this.cookies.read(req), sessionClientOf(req));
     this.cookies.write(req, res, cookie);
+    signedIn(res, account.id, account.username);
     return state;
   }
 

@@ -216,14 +216,19 @@ export class AuthService {
    * Starts a session; `cookie` is what the session cookie is to be set to. `presented`: the session
    * cookie the request came with, if any; `client`: where the request came from (kept with the session).
    */
-  async login(dto: LoginDto, presented: string | null, client: SessionClient): Promise<{ state: AuthStateWire; cookie: SessionCookie }> {
+  async login(
+    dto: LoginDto,
+    presented: string | null,
+    client: SessionClient,
+  ): Promise<{ state: AuthStateWire; cookie: SessionCookie; account: { id: number; username: string } }> {
     const account = await this.verified(dto);
+    if (account === 'disabled') throw ApiException.of('ACCOUNT_DISABLED', 'this account is disabled: ask an administrator of the service');
     if (!account) throw ApiException.of('INVALID_CREDENTIALS', 'unknown username or wrong password');
     // A new session id at every login: a planted cookie cannot become an authenticated session.
     await this.sessions.end(this.sessions.digestOf(presented));
     const { cookie } = await this.sessions.start(account.id, client);
     await this.accounts.recordLogin(account.id);
-    return { state: { authenticated: true }, cookie };
+    return { state: { authenticated: true }, cookie, account: { id: account.id, username: account.username } };
   }
 
   /** Ends the caller's session (the one it authenticated with, else the one its cookie names); the controller clears the cookie. */
@@ -234,19 +239,21 @@ export class AuthService {
   }
 
   async check(dto: LoginDto): Promise<CredentialCheckWire> {
-    return { valid: (await this.verified(dto)) !== null };
+    const account = await this.verified(dto);
+    return { valid: account !== null && account !== 'disabled' };
   }
 
   /**
-   * The account these credentials open, or null. Refused with 429 while the submitted name has
-   * used up its failures from any address (LoginFailures); a failure is counted. The hash is
-   * verified even for an unknown user, so both answers take as long.
+   * The account these credentials open; `disabled` when they are right for an account an
+   * administrator disabled (told only to whoever knows the password); null otherwise. Refused with
+   * 429 while the submitted name has used up its failures from any address (LoginFailures); a
+   * failure is counted. The hash is verified even for an unknown user, so both answers take as long.
    */
   private async verified(dto: LoginDto) {
     await this.failures.check(dto.username);
     const account = await this.accounts.findByLogin(dto.username);
     const valid = await this.hasher.verify(account?.passwordHash ?? null, dto.password);
-    if (account && valid && account.active === 1) return account;
+    if (account && valid) return account.active === 1 ? account : ('disabled' as const);
     await this.failures.failed(dto.username);
     return null;
   }

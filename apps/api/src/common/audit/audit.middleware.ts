@@ -1,0 +1,59 @@
+import type { NextFunction, Request, Response } from 'express';
+import { routeTemplate } from '../http/http-metrics';
+import type { AuditLog } from './audit-log';
+
+/** Methods that change state: their calls are recorded. */
+const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The longest sign-in name kept (a record must stay small whatever was typed). */
+const NAME_MAX = 64;
+
+/** Who a sign-in opened: its record names the account (the call had no principal yet). */
+export function signedIn(res: Response, accountId: number, username: string): void {
+  (res.locals as { auditSignedIn?: { accountId: number; username: string } }).auditSignedIn = { accountId, username };
+}
+
+/**
+ * Records every state-changing call once its answer has gone (or the client hung up): who
+ * (account, token), the route and what it acted on (its path parameters, never the body), the
+ * status, the address and the request id (docs/api.md §8). Left out: the networks' ingestion,
+ * whose record is the stored uplink; calls that reached no route; and calls refused for want of
+ * credentials except under /auth/ (sign-in, registration, password reset), which are throttled per
+ * address — elsewhere anyone could fill the log with refusals that changed nothing and name no one.
+ */
+export function auditMiddleware(audit: AuditLog) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!CHANGING.has(req.method) || req.path.startsWith('/ingest/')) {
+      next();
+      return;
+    }
+    let done = false;
+    const ended = () => {
+      if (done) return;
+      done = true;
+      const status = res.statusCode;
+      const route = routeTemplate(req, status);
+      if (route === 'ROUTE_NOT_FOUND' || route === 'UNROUTED') return;
+      const principal = req.auth && req.auth.via !== 'ingest-secret' ? req.auth : null;
+      const path = `${req.baseUrl}${route}`;
+      if (!principal && !path.startsWith('/auth/')) return;
+      const body = req.body as { username?: unknown } | undefined;
+      const tried = typeof body?.username === 'string' ? body.username.slice(0, NAME_MAX) : null;
+      const opened = (res.locals as { auditSignedIn?: { accountId: number; username: string } }).auditSignedIn;
+      audit.record({
+        at: new Date(),
+        accountId: principal?.accountId ?? opened?.accountId ?? null,
+        username: principal?.username ?? opened?.username ?? tried,
+        tokenUid: principal?.tokenUid ?? null,
+        via: principal ? (principal.via as 'session' | 'token') : null,
+        action: `${req.method} ${path.replace(/:([A-Za-z_]+)/g, '{$1}')}`,
+        target: { ...(req.params as Record<string, string>) },
+        status,
+        ip: req.ip ?? null,
+        requestId: req.id ?? null,
+      });
+    };
+    res.once('finish', ended);
+    res.once('close', ended);
+    next();
+  };
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import type { AuditEventWire } from '@dts/domain';
+import { type AuditFilter, type AuditKey, AuditRepository } from '@dts/persistence';
+import { ApiResult } from '../../common/http/api-result';
+import { ApiException } from '../../common/http/api.exception';
+import { csvLine } from '../../common/http/stream-lines';
+import { linesBody, type StreamBody } from '../../common/http/stream-body';
+import { AUDIT_CSV_COLUMNS, toAuditEventWire } from './audit.mapper';
+import type { AuditQueryDto } from './dto/audit.dto';
+
+function encodeCursor(key: AuditKey): string {
+  return Buffer.from(JSON.stringify([key.at, key.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): AuditKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.length === 2 &&
+    typeof parsed[0] === 'string' &&
+    parsed[0].length <= 40 &&
+    Number.isFinite(Date.parse(parsed[0])) &&
+    typeof parsed[1] === 'string' &&
+    /^\d{1,19}$/.test(parsed[1]);
+  if (!valid) throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
+  const [at, id] = parsed as [string, string];
+  return { at, id };
+}
+
+/** GET /admin/audit: the audit log, read by administrators (docs/api.md §8). */
+@Injectable()
+export class AuditService {
+  constructor(private readonly audit: AuditRepository) {}
+
+  async page(query: AuditQueryDto): Promise<ApiResult<AuditEventWire[]>> {
+    const limit = query.limit ?? 100;
+    const rows = await this.audit.page(this.filter(query), limit + 1, query.cursor === undefined ? null : decodeCursor(query.cursor));
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const next = rows.length > limit && last ? encodeCursor({ at: last.at_key, id: last.id }) : null;
+    return new ApiResult(page.map(toAuditEventWire), { meta: { next_cursor: next } });
+  }
+
+  /** Every record that matches, newest first, as CSV. */
+  csv(query: AuditQueryDto): StreamBody<AuditEventWire> {
+    if (query.limit !== undefined) throw ApiException.validation('limit', 'limit pages the JSON answer; the CSV export has every record that matches');
+    if (query.cursor !== undefined) throw ApiException.validation('cursor', 'cursor pages the JSON answer; the CSV export has every record that matches');
+    const filter = this.filter(query);
+    const audit = this.audit;
+    async function* rows(): AsyncGenerator<AuditEventWire[]> {
+      for await (const batch of audit.all(filter)) yield batch.map(toAuditEventWire);
+    }
+    return linesBody({ contentType: 'text/csv', filename: 'audit.csv', preamble: csvLine(AUDIT_CSV_COLUMNS) }, rows(), (event) =>
+      csvLine(AUDIT_CSV_COLUMNS.map((column) => event[column])),
+    );
+  }
+
+  private filter(query: AuditQueryDto): AuditFilter {
+    if (query.from !== undefined && query.to !== undefined && query.from >= query.to) throw ApiException.validation('to', 'to must be after from');
+    return {
+      accountId: query.account_id,
+      username: query.username,
+      action: query.action,
+      result: query.result,
+      from: query.from === undefined ? undefined : new Date(query.from * 1000),
+      to: query.to === undefined ? undefined : new Date(query.to * 1000),
+    };
+  }
+}
