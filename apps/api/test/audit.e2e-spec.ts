@@ -1,3 +1,4 @@
+import type { AuditEventWire } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
 import { AuditLog } from '../src/common/audit/audit-log';
 import { accountWithCredentials, bearer, login } from './support/accounts';
@@ -11,20 +12,7 @@ import { startTestService, type TestService } from './support/harness';
  * credentials outside /auth/.
  */
 
-interface AuditEvent {
-  id: string;
-  at: string;
-  account_id: number | null;
-  username: string | null;
-  token_uid: number | null;
-  via: 'session' | 'token' | null;
-  action: string;
-  target: Record<string, string>;
-  status: number;
-  result: 'success' | 'failure';
-  ip: string | null;
-  request_id: string | null;
-}
+type AuditEvent = AuditEventWire;
 
 const ADMIN = { id: 0, username: 'auditadmin', email: 'auditadmin@localhost', password: 'audit admin password 1' };
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
