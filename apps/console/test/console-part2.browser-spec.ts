@@ -540,6 +540,9 @@ describe('the web console, part 2, in Chromium', () => {
         await audit.locator('tbody tr', { hasText: action }).first().waitFor();
       expect(await deletions.first().textContent()).toContain(ADMIN.username);
       await check('admin-audit', admin);
+      await admin.setViewportSize({ width: 390, height: 844 });
+      await audit.screenshot({ path: join(SCREENSHOTS, 'admin-audit-390x844.png') });
+      await admin.setViewportSize({ width: 1366, height: 768 });
     } finally {
       await admin.context().close();
     }

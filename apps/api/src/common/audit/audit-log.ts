@@ -51,6 +51,8 @@ export class AuditLog implements BeforeApplicationShutdown {
   /** Writes everything held now (tests, and a graceful stop). Resolves once written or once a write failed. */
   async flush(): Promise<void> {
     this.clearTimer();
+    // A write in flight holds records taken out of `pending`: they are part of "everything".
+    await this.writing;
     while (this.pending.length > 0) {
       await this.writeBatch();
       if (this.writeFailed) return;
@@ -58,7 +60,6 @@ export class AuditLog implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.writing;
     await this.flush();
     if (this.pending.length > 0) this.logger.error(`audit log: ${this.pending.length} records not written at shutdown (the database did not answer)`);
   }

@@ -7,9 +7,12 @@ const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The longest sign-in name kept (a record must stay small whatever was typed). */
 const NAME_MAX = 64;
 
-/** Who a sign-in opened: its record names the account (the call had no principal yet). */
+/** Where a sign-in leaves the account it opened, for its record (the call had no principal yet). */
+type SignInLocals = { auditSignedIn?: { accountId: number; username: string } };
+
+/** Who a sign-in opened: its record names the account. */
 export function signedIn(res: Response, accountId: number, username: string): void {
-  (res.locals as { auditSignedIn?: { accountId: number; username: string } }).auditSignedIn = { accountId, username };
+  (res.locals as SignInLocals).auditSignedIn = { accountId, username };
 }
 
 /**
@@ -38,7 +41,7 @@ export function auditMiddleware(audit: AuditLog) {
       if (!principal && !path.startsWith('/auth/')) return;
       const body = req.body as { username?: unknown } | undefined;
       const tried = typeof body?.username === 'string' ? body.username.slice(0, NAME_MAX) : null;
-      const opened = (res.locals as { auditSignedIn?: { accountId: number; username: string } }).auditSignedIn;
+      const opened = (res.locals as SignInLocals).auditSignedIn;
       audit.record({
         at: new Date(),
         accountId: principal?.accountId ?? opened?.accountId ?? null,

@@ -5,26 +5,17 @@ import { APP_CONFIG, type AppConfig, JobQueue, readBuildInfo, usesRedis } from '
 import { ApiResult } from '../../common/http/api-result';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
+import { badCursor, cursorValues, encodeCursor } from '../../common/http/page-cursor';
 import { AuthService } from '../auth/auth.service';
 import { toAdminAccountWire } from './admin-account.mapper';
 import { toAdminInfoWire } from './admin-info.mapper';
 import type { AdminAccountDeleteQueryDto, AdminAccountsQueryDto, AdminAccountUpdateDto } from './dto/admin-accounts.dto';
 
 /** An account list cursor: the last row's username key and id. */
-function encodeCursor(key: string, id: number): string {
-  return Buffer.from(JSON.stringify([key, id])).toString('base64url');
-}
-
 function decodeCursor(cursor: string): { key: string; id: number } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || parsed[0].length > 64 || !Number.isInteger(parsed[1]) || parsed[1] < 1)
-    throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
-  return { key: parsed[0], id: parsed[1] as number };
+  const [key, id] = cursorValues(cursor, 2);
+  if (typeof key !== 'string' || key.length > 64 || !Number.isInteger(id) || (id as number) < 1) throw badCursor();
+  return { key, id: id as number };
 }
 
 @Injectable()
@@ -63,7 +54,7 @@ export class AdminService {
     const { rows, total } = await this.accountRows.adminPage(q, limit + 1, query.cursor === undefined ? null : decodeCursor(query.cursor));
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const meta: AdminAccountListMetaWire = { total, next_cursor: rows.length > limit && last ? encodeCursor(last.username_key, last.id) : null };
+    const meta: AdminAccountListMetaWire = { total, next_cursor: rows.length > limit && last ? encodeCursor([last.username_key, last.id]) : null };
     return new ApiResult(
       page.map((row) => this.wire(row)),
       { meta: { ...meta } },

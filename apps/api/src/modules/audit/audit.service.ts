@@ -3,32 +3,16 @@ import type { AuditEventWire } from '@dts/domain';
 import { type AuditFilter, type AuditKey, AuditRepository } from '@dts/persistence';
 import { ApiResult } from '../../common/http/api-result';
 import { ApiException } from '../../common/http/api.exception';
+import { badCursor, cursorValues, encodeCursor } from '../../common/http/page-cursor';
 import { csvLine } from '../../common/http/stream-lines';
 import { linesBody, type StreamBody } from '../../common/http/stream-body';
 import { AUDIT_CSV_COLUMNS, toAuditEventWire } from './audit.mapper';
 import type { AuditQueryDto } from './dto/audit.dto';
 
-function encodeCursor(key: AuditKey): string {
-  return Buffer.from(JSON.stringify([key.at, key.id])).toString('base64url');
-}
-
+/** An audit page's cursor: the last record's time (PostgreSQL's text of it) and id. */
 function decodeCursor(cursor: string): AuditKey {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  const valid =
-    Array.isArray(parsed) &&
-    parsed.length === 2 &&
-    typeof parsed[0] === 'string' &&
-    parsed[0].length <= 40 &&
-    Number.isFinite(Date.parse(parsed[0])) &&
-    typeof parsed[1] === 'string' &&
-    /^\d{1,19}$/.test(parsed[1]);
-  if (!valid) throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
-  const [at, id] = parsed as [string, string];
+  const [at, id] = cursorValues(cursor, 2);
+  if (typeof at !== 'string' || at.length > 40 || !Number.isFinite(Date.parse(at)) || typeof id !== 'string' || !/^\d{1,19}$/.test(id)) throw badCursor();
   return { at, id };
 }
 
@@ -42,7 +26,7 @@ export class AuditService {
     const rows = await this.audit.page(this.filter(query), limit + 1, query.cursor === undefined ? null : decodeCursor(query.cursor));
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const next = rows.length > limit && last ? encodeCursor({ at: last.at_key, id: last.id }) : null;
+    const next = rows.length > limit && last ? encodeCursor([last.at_key, last.id]) : null;
     return new ApiResult(page.map(toAuditEventWire), { meta: { next_cursor: next } });
   }
 

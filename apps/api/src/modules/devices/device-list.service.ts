@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiResult } from '../../common/http/api-result';
 import { ApiException } from '../../common/http/api.exception';
+import { badCursor, cursorValues, encodeCursor } from '../../common/http/page-cursor';
 import { DeviceMetaService } from './device-meta.service';
 import { toDeviceMetaWire } from './device.mapper';
 import type { DeviceListQueryDto } from './dto/device-list-query.dto';
@@ -12,31 +13,19 @@ import type { DeviceListQueryDto } from './dto/device-list-query.dto';
 type CursorValue = string | number | null;
 
 /** A cursor names its sort, so a cursor of another ordering is refused rather than misread. */
-function encodeCursor(sort: string, value: CursorValue, eui: string): string {
-  return Buffer.from(JSON.stringify([sort, value, eui])).toString('base64url');
-}
-
 function decodeCursor(cursor: string, sort: string): { value: CursorValue; eui: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
+  const [cursorSort, value, eui] = cursorValues(cursor, 3);
   if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 3 ||
-    typeof parsed[2] !== 'string' ||
-    !/^[0-9A-F]{16}$/.test(parsed[2]) ||
-    !(parsed[1] === null || typeof parsed[1] === 'string' || (typeof parsed[1] === 'number' && Number.isFinite(parsed[1]))) ||
-    (typeof parsed[1] === 'string' && parsed[1].length > 300)
+    typeof eui !== 'string' ||
+    !/^[0-9A-F]{16}$/.test(eui) ||
+    !(value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) ||
+    (typeof value === 'string' && value.length > 300)
   ) {
-    throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
+    throw badCursor();
   }
-  if (parsed[0] !== sort) throw ApiException.validation('cursor', `the cursor belongs to sort=${String(parsed[0])}, not ${sort}`);
-  if (/^-?last_seen$/.test(sort) && typeof parsed[1] === 'string' && Number.isNaN(Date.parse(parsed[1])))
-    throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
-  return { value: parsed[1] as CursorValue, eui: parsed[2] };
+  if (cursorSort !== sort) throw ApiException.validation('cursor', `the cursor belongs to sort=${String(cursorSort)}, not ${sort}`);
+  if (/^-?last_seen$/.test(sort) && typeof value === 'string' && Number.isNaN(Date.parse(value))) throw badCursor();
+  return { value, eui };
 }
 
 /** GET /user/device/meta/all with the members of a user interface's list: filters, sort, pages. */
@@ -66,7 +55,7 @@ export class DeviceListService {
     });
     const meta: DeviceListMetaWire = {
       total: page.total,
-      next_cursor: page.next ? encodeCursor(sort, page.next.value, page.next.eui) : null,
+      next_cursor: page.next ? encodeCursor([sort, page.next.value, page.next.eui]) : null,
       online_threshold_s: this.config.deviceOnlineSeconds,
     };
     return new ApiResult(

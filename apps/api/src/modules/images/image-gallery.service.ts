@@ -12,34 +12,17 @@ import { ImageGalleryRepository } from '@dts/persistence';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { ApiException } from '../../common/http/api.exception';
 import { ApiResult } from '../../common/http/api-result';
+import { badCursor, cursorValues, encodeCursor } from '../../common/http/page-cursor';
 import { DeviceAccessService } from '../devices/device-access.service';
 import type { GalleryQueryDto } from './dto/gallery-query.dto';
 import type { ImageLabelsQueryDto } from './dto/labels-query.dto';
 
 /** A gallery cursor: the last entry's photo time (ISO) and uid. */
-function encodeCursor(tsPhoto: Date, uid: number): string {
-  return Buffer.from(JSON.stringify([tsPhoto.toISOString(), uid])).toString('base64url');
-}
-
 function decodeCursor(cursor: string): { tsPhoto: Date; uid: number } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  const time = Array.isArray(parsed) && typeof parsed[0] === 'string' && parsed[0].length <= 30 ? new Date(parsed[0]) : null;
-  if (
-    !time ||
-    !Number.isFinite(time.getTime()) ||
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    !Number.isInteger(parsed[1]) ||
-    parsed[1] < 1 ||
-    parsed[1] > 2_147_483_647
-  )
-    throw ApiException.validation('cursor', 'cursor must be a next_cursor this route returned');
-  return { tsPhoto: time, uid: parsed[1] as number };
+  const [at, uid] = cursorValues(cursor, 2);
+  const time = typeof at === 'string' && at.length <= 30 ? new Date(at) : null;
+  if (!time || !Number.isFinite(time.getTime()) || !Number.isInteger(uid) || (uid as number) < 1 || (uid as number) > 2_147_483_647) throw badCursor();
+  return { tsPhoto: time, uid: uid as number };
 }
 
 /** The account-wide camera-trap gallery and the labels used in it. */
@@ -74,7 +57,7 @@ export class ImageGalleryService {
     });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const meta: ImageGalleryMetaWire = { next_cursor: rows.length > limit && last ? encodeCursor(last.ts_photo, last.uid) : null };
+    const meta: ImageGalleryMetaWire = { next_cursor: rows.length > limit && last ? encodeCursor([last.ts_photo.toISOString(), last.uid]) : null };
     return new ApiResult(page.map(toImageGalleryEntryWire), { meta: { ...meta } });
   }
 
