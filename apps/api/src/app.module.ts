@@ -27,6 +27,7 @@ import { IngestModule } from './modules/ingest/ingest.module';
 import { MetricsApiModule } from './modules/metrics/metrics.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuditModule } from './modules/audit/audit.module';
+import { OrganisationsModule } from './modules/organisations/organisations.module';
 import { AlertsModule } from './modules/alerts/alerts.module';
 import { IntegrationsModule } from './modules/integrations/integrations.module';
 import { RulesModule } from './modules/rules/rules.module';
@@ -81,6 +82,7 @@ export class AppModule {
         MetricsApiModule,
         AdminModule,
         AuditModule,
+        OrganisationsModule,
         DemoModule,
         // In embedded mode (or WORKER_IN_PROCESS=true) the processors share this process and its pools.
         ...(config.worker.inProcess ? [JobsModule] : []),

@@ -48,6 +48,7 @@ describe('the audit log: GET /admin/audit', () => {
       id: expect.stringMatching(/^\d+$/),
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       account_id: alice.account.id,
+      organisation_id: null,
       username: alice.account.username,
       token_uid: alice.appTokenUid,
       via: 'token',
@@ -146,7 +147,7 @@ describe('the audit log: GET /admin/audit', () => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe('attachment; filename="audit.csv"');
     const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,at,account_id,username,token_uid,via,action,target,status,result,ip,request_id');
+    expect(lines[0]).toBe('id,at,account_id,organisation_id,username,token_uid,via,action,target,status,result,ip,request_id');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(whole.map((e) => e.id));
     expect(lines[1]).toContain(',POST /user/device/{eui},');
   });

@@ -5,6 +5,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { DataSource } from 'typeorm';
 import type { Response } from 'supertest';
 import { accountWithCredentials, bearer, login, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
@@ -125,6 +126,8 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     delivery: number;
     rule: number;
     alert: number;
+    org: number;
+    otherOrg: number;
   };
 
   const credentials = (role: Role, who: Caller): [string, string] | null => {
@@ -850,6 +853,90 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       },
       expect: { owner: 200, app: FORBIDDEN, shared: 'n/a', other: 'n/a', admin: 'n/a' },
     },
+    // Organisations (docs/api.md §20): the owner's organisation fx.org, carol a viewer of it; the
+    // routes are personal, so the owner's own tokens act as the owner. Roles within an organisation
+    // have their own table in organisations.e2e-spec.ts (every route × every role).
+    { route: 'GET /org/{uid}', target: async () => ({ path: `/org/${fx.org}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    {
+      route: 'PATCH /org/{uid}',
+      target: async () => ({
+        path: `/org/${fx.org}`,
+        body: { fullname: `matrix ${randomBytes(3).toString('hex')}` },
+        state: async () => (await ownerGet<{ fullname: string }>(`/org/${fx.org}`)).fullname,
+      }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /org/{uid}',
+      target: async () => {
+        const { id } = expectSuccess<{ id: number }>(await as(owner).post('/org', { name: `gone-${randomBytes(4).toString('hex')}` }), 201);
+        return { path: `/org/${id}?devices=delete`, state: async () => (await as(owner).get(`/org/${id}`)).status };
+      },
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    { route: 'GET /org/{uid}/member', target: async () => ({ path: `/org/${fx.org}/member` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    {
+      route: 'POST /org/{uid}/member',
+      target: async () => ({
+        path: `/org/${fx.org}/member`,
+        body: { username: carol.account.username, role: 'viewer' },
+        state: () => ownerGet(`/org/${fx.org}/invitation`),
+      }),
+      expect: { owner: 201, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'PATCH /org/{uid}/member/{account}',
+      target: async () => ({
+        path: `/org/${fx.org}/member/${carol.account.id}`,
+        body: { role: 'viewer' },
+        state: () => ownerGet(`/org/${fx.org}/member`),
+      }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /org/{uid}/member/{account}',
+      target: async () => {
+        const { id } = expectSuccess<{ id: number }>(await as(owner).post('/org', { name: `team-${randomBytes(4).toString('hex')}` }), 201);
+        const { uid } = expectSuccess<{ uid: number }>(await as(owner).post(`/org/${id}/member`, { username: carol.account.username, role: 'viewer' }), 201);
+        expectSuccess(await as(carol).post(`/user/invitation/${uid}/accept`));
+        return { path: `/org/${id}/member/${carol.account.id}`, state: () => ownerGet(`/org/${id}/member`) };
+      },
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'POST /org/{uid}/invitation',
+      target: async () => ({
+        path: `/org/${fx.org}/invitation`,
+        body: { email: `invited-${randomBytes(3).toString('hex')}@example.org`, role: 'viewer' },
+        state: () => ownerGet(`/org/${fx.org}/invitation`),
+      }),
+      expect: { owner: 201, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'GET /org/{uid}/invitation',
+      target: async () => ({ path: `/org/${fx.org}/invitation` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /org/{uid}/invitation/{invitation}',
+      target: async () => {
+        const body = { email: `withdrawn-${randomBytes(3).toString('hex')}@example.org`, role: 'viewer' };
+        const { uid } = expectSuccess<{ uid: number }>(await as(owner).post(`/org/${fx.org}/invitation`, body), 201);
+        return { path: `/org/${fx.org}/invitation/${uid}`, state: () => ownerGet(`/org/${fx.org}/invitation`) };
+      },
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    { route: 'GET /org/{uid}/audit', target: async () => ({ path: `/org/${fx.org}/audit` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
+    // An invitation is its invitee's: offered by `other`'s organisation to carol's address, carol the owner roles.
+    ...(['accept', 'decline'] as const).map((step): Entry => ({
+      route: `POST /user/invitation/{uid}/${step}`,
+      target: async () => {
+        const body = { email: carol.account.email, role: 'viewer' };
+        const { uid } = expectSuccess<{ uid: number }>(await as(other).post(`/org/${fx.otherOrg}/invitation`, body), 201);
+        return { path: `/user/invitation/${uid}/${step}`, owner: carol, state: async () => expectSuccess(await as(carol).get('/user/invitation')) };
+      },
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    })),
   ];
 
   /** Routes that name an object in the body rather than the path, or that only a master credential may call. */
@@ -920,6 +1007,12 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       201,
     ).uid;
     fx.codec = expectSuccess<{ uid: number }>(await as(owner).post('/user/codec', { name: 'matrix codec', script: CODEC }), 201).uid;
+    // Invitations reach verified addresses only; the verification itself is email-verification.e2e's.
+    await svc.app.get(DataSource).query('UPDATE accounts SET email_verified_at = now() WHERE id = $1', [carol.account.id]);
+    fx.org = expectSuccess<{ id: number }>(await as(owner).post('/org', { name: `matrix-${randomBytes(3).toString('hex')}` }), 201).id;
+    fx.otherOrg = expectSuccess<{ id: number }>(await as(other).post('/org', { name: `matrix-other-${randomBytes(3).toString('hex')}` }), 201).id;
+    const joined = expectSuccess<{ uid: number }>(await as(owner).post(`/org/${fx.org}/member`, { username: carol.account.username, role: 'viewer' }), 201);
+    expectSuccess(await as(carol).post(`/user/invitation/${joined.uid}/accept`));
     fx.fence = expectSuccess<{ uid: number }>(await as(owner).post('/user/fence', { name: 'matrix fence', geometry: SQUARE }), 201).uid;
     fx.eui = await freshDevice();
     fx.integration = expectSuccess<{ uid: number }>(

@@ -2,6 +2,7 @@ import { ApiError, CLIENT_ROUTES, type DeviceTelemetryClient } from '@dts/client
 import { CHIRPSTACK_UPLINK_SAMPLE, type DeviceMetaWire, IMAGE_HASH_PATTERN, TOKEN_PATTERN, TTN_UPLINK_SAMPLE } from '@dts/domain';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
+import { AuditLog } from '../src/common/audit/audit-log';
 import { registerAccount } from './support/accounts';
 import { apiFailure as failure } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
@@ -462,5 +463,34 @@ describe('typed client', () => {
       expect(await session.auth.deleteAccount(next)).toEqual({ id: account.id, deleted: true });
       expect(await failure(carol.user.me())).toMatchObject({ status: 401 });
     });
+  });
+
+  it('works in an organisation: creates one, acts in it with `organisation`, and manages its members, invitations and audit log', async () => {
+    const owner = svc.client();
+    const o = await registerAccount(svc, 'cliorg');
+    await owner.auth.login({ username: o.username, password: o.password });
+    const org = await owner.organisations.create({ name: `cli-org-${randomBytes(3).toString('hex')}` });
+    expect(await owner.organisations.list()).toEqual([org]);
+    expect(await owner.organisations.update(org.id, { fullname: 'Client team' })).toMatchObject({ fullname: 'Client team' });
+    const inOrg = owner.with({ organisation: org.name });
+    const eui = randomEui();
+    await inOrg.devices.register(eui, { label: 'org device' });
+    expect(await inOrg.devices.list()).toEqual([eui]);
+    expect(await owner.devices.list()).toEqual([]);
+    const invitation = await owner.organisations.invite(org.id, { email: 'someone@example.org', role: 'viewer' });
+    expect(await owner.organisations.invitations(org.id)).toEqual([invitation]);
+    expect(await owner.organisations.withdrawInvitation(org.id, invitation.uid)).toEqual({ uid: invitation.uid, withdrawn: true });
+    expect(await failure(owner.organisations.addMember(org.id, { username: o.username, role: 'viewer' }))).toMatchObject({ status: 400, field: 'username' });
+    expect((await owner.organisations.members(org.id)).map((m) => m.role)).toEqual(['owner']);
+    expect(await failure(owner.organisations.updateMember(org.id, o.id, { role: 'viewer' }))).toMatchObject({ status: 409, code: 'LAST_OWNER' });
+    expect(await failure(owner.organisations.removeMember(org.id, o.id))).toMatchObject({ status: 409, code: 'LAST_OWNER' });
+    expect(await owner.invitations.list()).toEqual([]);
+    expect(await failure(owner.invitations.accept(1))).toMatchObject({ status: 404 });
+    expect(await failure(owner.invitations.decline(1))).toMatchObject({ status: 404 });
+    await svc.app.get(AuditLog).flush();
+    expect((await owner.organisations.audit(org.id, { action: '/user/device/' })).events.map((e) => e.target)).toEqual([{ eui }]);
+    expect(await owner.organisations.delete(org.id, { devices: 'hand_over', to: o.username })).toMatchObject({ devices_handed_over: 1 });
+    expect(await owner.devices.list()).toEqual([eui]);
+    expect(await failure(owner.organisations.get(org.id))).toMatchObject({ status: 404 });
   });
 });

@@ -69,6 +69,16 @@ const LINES: Record<string, 'json' | 'upload'> = {
   'PATCH /user/rule/{uid}': 'json',
   'DELETE /user/rule/{uid}': 'json',
   'POST /user/alert/{uid}/ack': 'json',
+  'POST /org': 'json',
+  'PATCH /org/{uid}': 'json',
+  'DELETE /org/{uid}': 'json',
+  'POST /org/{uid}/member': 'json',
+  'PATCH /org/{uid}/member/{account}': 'json',
+  'DELETE /org/{uid}/member/{account}': 'json',
+  'POST /org/{uid}/invitation': 'json',
+  'DELETE /org/{uid}/invitation/{invitation}': 'json',
+  'POST /user/invitation/{uid}/accept': 'json',
+  'POST /user/invitation/{uid}/decline': 'json',
 };
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -91,6 +101,8 @@ const TABLES = [
   'alert_rules',
   'alerts',
   'sessions',
+  'organisation_members',
+  'organisation_invitations',
 ];
 /** What is compared of a table whose rows also move by themselves (a session's last use and expiry roll on with use). */
 const COMPARED: Record<string, string> = { sessions: '(SELECT digest, account_id FROM sessions)' };

@@ -205,6 +205,8 @@ describe('schema-driven fuzz of every route', () => {
     const codecBody = { name: 'fuzz codec', script: 'function decodeUplink(input) { return { data: { n: input.bytes.length } }; }' };
     const codec = (await must(api('POST', '/user/codec', codecBody), 201)) as { uid: number } | number;
     const victimToken = (await must(api('POST', '/user/token', { type: 'API', name: 'fuzz victim' }), 201)) as number;
+    const organisation = (await must(api('POST', '/org', { name: `fzorg${randomBytes(4).toString('hex')}` }), 201)) as { id: number };
+    const victimOrganisation = (await must(api('POST', '/org', { name: `fzgone${randomBytes(4).toString('hex')}` }), 201)) as { id: number };
     const uploadImage = async (seed: number) => {
       const o = await send(svc, {
         method: 'POST',
@@ -239,7 +241,11 @@ describe('schema-driven fuzz of every route', () => {
       else if (template.startsWith('/user/codec/')) values.uid = uidOf(codec);
       else if (template.startsWith('/user/device/command/')) values.uid = uidOf(commandUid);
       else if (template.startsWith('/user/device/share/') || template.startsWith('/user/device/result/')) values.uid = String(other.id);
+      else if (template.startsWith('/org/')) values.uid = String(destructive && template === '/org/{uid}' ? victimOrganisation.id : organisation.id);
       else values.uid = template.startsWith('/user/network/') ? '999999' : '1';
+      // The owner themselves: the last owner, so removing or lowering them is a 409.
+      values.account = String(owner.account.id);
+      values.invitation = '1';
       if (template === '/files/image/{image_hash}') values.image_hash = image.hash;
       return values;
     };
@@ -266,6 +272,11 @@ describe('schema-driven fuzz of every route', () => {
       'POST /user/network': { name: 'fuzz net', adapter: 'chirpstack', base_url: 'https://chirpstack.example.org', api_key: 'k' },
       'POST /user/device/image/{eui}/{image_hash}/annotations': { annotations: [] },
       'POST /feedback': { message: 'fuzz', category: 'other' },
+      'POST /org': { name: `fz${randomBytes(4).toString('hex')}`, fullname: 'fuzz' },
+      'PATCH /org/{uid}': { fullname: 'fuzz renamed' },
+      'POST /org/{uid}/member': { username: other.username, role: 'viewer' },
+      'PATCH /org/{uid}/member/{account}': { role: 'owner' },
+      'POST /org/{uid}/invitation': { email: 'fz-invited@example.org', role: 'viewer' },
     };
     VALID_BODIES['POST /ingest/ttn'] = { ...structuredClone(TTN_UPLINK_SAMPLE), end_device_ids: { ...TTN_UPLINK_SAMPLE.end_device_ids, dev_eui: eui } };
     VALID_BODIES['POST /ingest/chirpstack'] = {
@@ -275,6 +286,7 @@ describe('schema-driven fuzz of every route', () => {
     const VALID_QUERY: Record<string, [string, string][]> = {
       'POST /ingest/chirpstack': [['event', 'up']],
       'GET /files/image/{image_hash}': [...signed.searchParams.entries()],
+      'DELETE /org/{uid}': [['devices', 'delete']],
     };
 
     // ---- cases, per operation

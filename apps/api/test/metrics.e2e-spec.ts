@@ -79,8 +79,8 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
   it('is listed by GET /routes and documented in OpenAPI as needing the metrics token', async () => {
     const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
     expect(routes.filter((r) => r.path.startsWith('/metrics'))).toEqual([
-      { method: 'GET', path: '/metrics', auth: 'metrics' },
-      { method: 'GET', path: '/metrics/cluster', auth: 'metrics' },
+      { method: 'GET', path: '/metrics', auth: 'metrics', role: null, personal: false, right: null },
+      { method: 'GET', path: '/metrics/cluster', auth: 'metrics', role: null, personal: false, right: null },
     ]);
     const doc = (await svc.http().get('/docs/openapi.json').expect(200)).body as OpenApiPaths;
     expect(doc.paths['/metrics']?.get?.security).toEqual([{ metricsToken: [] }]);
@@ -271,8 +271,8 @@ describe('GET /metrics without METRICS_TOKEN', () => {
     const routes = expectSuccess<{ method: string; path: string; auth: string }[]>(await svc.http().get('/routes'));
     // What a caller needs here, not what the route would need with a token: nothing.
     expect(routes.filter((r) => r.path.startsWith('/metrics'))).toEqual([
-      { method: 'GET', path: '/metrics', auth: 'none' },
-      { method: 'GET', path: '/metrics/cluster', auth: 'none' },
+      { method: 'GET', path: '/metrics', auth: 'none', role: null, personal: false, right: null },
+      { method: 'GET', path: '/metrics/cluster', auth: 'none', role: null, personal: false, right: null },
     ]);
     const doc = (await svc.http().get('/docs/openapi.json').expect(200)).body as OpenApiPaths;
     expect(doc.paths['/metrics']?.get?.security).toEqual([]);

@@ -139,6 +139,23 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'PATCH /admin/accounts/{id}': 'admin',
   'POST /admin/accounts/{id}/password-reset': 'admin',
   'DELETE /admin/accounts/{id}': 'admin',
+  // Organisations (docs/api.md §20).
+  'GET /org': 'user',
+  'POST /org': 'user',
+  'GET /org/{uid}': 'user',
+  'PATCH /org/{uid}': 'user',
+  'DELETE /org/{uid}': 'user',
+  'GET /org/{uid}/member': 'user',
+  'POST /org/{uid}/member': 'user',
+  'PATCH /org/{uid}/member/{account}': 'user',
+  'DELETE /org/{uid}/member/{account}': 'user',
+  'GET /org/{uid}/invitation': 'user',
+  'POST /org/{uid}/invitation': 'user',
+  'DELETE /org/{uid}/invitation/{invitation}': 'user',
+  'GET /org/{uid}/audit': 'user',
+  'GET /user/invitation': 'user',
+  'POST /user/invitation/{uid}/accept': 'user',
+  'POST /user/invitation/{uid}/decline': 'user',
 };
 
 describe('system routes', () => {

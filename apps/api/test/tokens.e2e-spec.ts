@@ -35,6 +35,7 @@ describe('/user/token', () => {
         type: 'app',
         name: null,
         meta: null,
+        rights: null,
       });
       expect(app.hash).toMatch(/^[0-9a-f]{64}$/);
       expect(data.find((t) => t.uid === alice.masterTokenUid)?.type).toBe('master');

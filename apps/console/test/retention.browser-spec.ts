@@ -1,7 +1,7 @@
 import type { AccountWire, DeviceMetaWire } from '@dts/domain';
 import type { Browser, Page } from 'playwright-core';
 import { join } from 'node:path';
-import { axe, type AxeViolation, launch, endsCleanly, newPage, SCREENSHOTS, watch } from './support/browser';
+import { checkAtEachSize, endsCleanly, launch, SCREENSHOTS, signedInPage, VIEWPORTS } from './support/browser';
 import { type Account, account, call, SECRETS, type Service, startService } from './support/service';
 
 /*
@@ -17,10 +17,6 @@ import { type Account, account, call, SECRETS, type Service, startService } from
 const EUI = '70B3D57ED0C0DA7A';
 const ADMIN = { username: 'retention_console_admin', password: 'retention-console-admin-01' };
 const DAY = 86_400;
-const VIEWPORTS = [
-  { width: 1366, height: 768 },
-  { width: 390, height: 844 },
-] as const;
 
 describe('retention in the console, in Chromium', () => {
   let svc: Service;
@@ -31,26 +27,8 @@ describe('retention in the console, in Chromium', () => {
   const as = (who: Account) => ({ Authorization: `Bearer ${who.token}` });
   const meta = async (who: Account) => (await call<DeviceMetaWire[]>(svc.url, 'GET', `/user/device/meta/${EUI}`, { headers: as(who), expect: 200 })).data[0]!;
 
-  /** Screenshots at a laptop's and a phone's size, each scanned with axe; the page is left at the first. */
-  const check = async (name: string, page: Page) => {
-    for (const size of VIEWPORTS) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}x${size.height}.png`), fullPage: true });
-      const violations: AxeViolation[] = await axe(page);
-      expect({ page: name, size, violations }).toEqual({ page: name, size, violations: [] });
-    }
-    await page.setViewportSize(VIEWPORTS[0]);
-  };
-  const signedIn = async (who: { username: string; password: string }, path: string) => {
-    const p = await newPage(browser);
-    problems.push(...watch(p));
-    await p.goto(`${svc.url}${path}`);
-    await p.getByLabel('Username or e-mail').fill(who.username);
-    await p.getByLabel('Password').fill(who.password);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.locator('[data-live="live"]').waitFor();
-    return p;
-  };
+  const check = (name: string, page: Page) => checkAtEachSize(page, name);
+  const signedIn = (who: { username: string; password: string }, path: string) => signedInPage(browser, `${svc.url}${path}`, who, problems);
 
   beforeAll(async () => {
     svc = await startService({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, RATE_LIMIT_PER_MINUTE: '1000000' });

@@ -1,3 +1,4 @@
+import { invitationsApi, organisationsApi } from './resources/organisations';
 import type { ClientRoute } from './routes';
 import { type ApiResponse, type DeviceTelemetryClientOptions, type RequestOptions, Transport } from './transport';
 import { authApi, sessionsApi, tokensApi, userApi } from './resources/account';
@@ -54,6 +55,9 @@ export class DeviceTelemetryClient {
   readonly system: ReturnType<typeof systemApi>;
   /** Admin accounts only. */
   readonly admin: ReturnType<typeof adminApi>;
+  /** Organisations, members and invitations (docs/api.md §20). */
+  readonly organisations: ReturnType<typeof organisationsApi>;
+  readonly invitations: ReturnType<typeof invitationsApi>;
 
   constructor(readonly options: DeviceTelemetryClientOptions) {
     this.t = new Transport(options);
@@ -79,6 +83,18 @@ export class DeviceTelemetryClient {
     this.cache = cacheApi(this.t);
     this.system = systemApi(this.t);
     this.admin = adminApi(this.t);
+    this.organisations = organisationsApi(this.t);
+    this.invitations = invitationsApi(this.t);
+  }
+
+  /** The organisation this client acts in (sent as X-Organisation); undefined: the person's own account. */
+  get organisation(): string | undefined {
+    return this.t.organisation;
+  }
+
+  /** Acts in another organisation from the next request on (a console switching); `with({ organisation })` makes a second client instead. */
+  actIn(organisation: string | undefined): void {
+    this.t.organisation = organisation;
   }
 
   /** The session cookie this client sends (after `auth.login()`, or as given). */
@@ -88,7 +104,7 @@ export class DeviceTelemetryClient {
 
   /** The same service with other credentials (e.g. the token just created). */
   with(options: Partial<DeviceTelemetryClientOptions>): DeviceTelemetryClient {
-    return new DeviceTelemetryClient({ ...this.options, cookie: this.t.cookie, ...options });
+    return new DeviceTelemetryClient({ ...this.options, organisation: this.t.organisation, cookie: this.t.cookie, ...options });
   }
 
   /** Any route of the table, with the whole successful envelope. */

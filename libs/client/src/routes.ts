@@ -159,6 +159,23 @@ export const ROUTES = {
   adminAccountPasswordReset: route('POST', '/admin/accounts/{id}/password-reset'),
   adminAccountDelete: route('DELETE', '/admin/accounts/{id}'),
   adminAudit: route('GET', '/admin/audit'),
+  // Organisations (docs/api.md §20)
+  orgList: route('GET', '/org'),
+  orgCreate: route('POST', '/org'),
+  orgGet: route('GET', '/org/{uid}'),
+  orgUpdate: route('PATCH', '/org/{uid}'),
+  orgDelete: route('DELETE', '/org/{uid}'),
+  orgMembers: route('GET', '/org/{uid}/member'),
+  orgAddMember: route('POST', '/org/{uid}/member'),
+  orgUpdateMember: route('PATCH', '/org/{uid}/member/{account}'),
+  orgRemoveMember: route('DELETE', '/org/{uid}/member/{account}'),
+  orgInvitations: route('GET', '/org/{uid}/invitation'),
+  orgInvite: route('POST', '/org/{uid}/invitation'),
+  orgWithdrawInvitation: route('DELETE', '/org/{uid}/invitation/{invitation}'),
+  orgAudit: route('GET', '/org/{uid}/audit'),
+  invitationsList: route('GET', '/user/invitation'),
+  invitationsAccept: route('POST', '/user/invitation/{uid}/accept'),
+  invitationsDecline: route('POST', '/user/invitation/{uid}/decline'),
 } as const;
 
 /**

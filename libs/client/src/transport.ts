@@ -15,6 +15,11 @@ export interface DeviceTelemetryClientOptions {
   fetch?: typeof fetch;
   /** Sent with every request (e.g. X-Request-Id). */
   headers?: Record<string, string>;
+  /**
+   * The organisation a session acts in (its name or id), sent as `X-Organisation` on every request
+   * but the personal ones (docs/api.md §20); a key made in an organisation needs none.
+   */
+  organisation?: string;
 }
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | null | undefined;
@@ -58,8 +63,11 @@ export class Transport {
   private readonly base: string;
   private readonly fetchImpl: typeof fetch;
   private readonly cookies = new Map<string, string>();
+  /** The organisation requests act in (X-Organisation); undefined: the person's own account. */
+  organisation: string | undefined;
 
   constructor(readonly options: DeviceTelemetryClientOptions) {
+    this.organisation = options.organisation;
     if (!options.baseUrl) throw new TypeError('DeviceTelemetryClient: baseUrl is required');
     this.base = options.baseUrl.replace(/\/+$/, '');
     const f = options.fetch ?? globalThis.fetch;
@@ -93,6 +101,7 @@ export class Transport {
     else if (credentials !== 'none' && this.options.token) headers.Authorization = `Bearer ${this.options.token}`;
     const cookie = this.cookie;
     if (cookie && credentials !== 'none') headers.Cookie = cookie;
+    if (this.organisation !== undefined && credentials !== 'none') headers['X-Organisation'] = this.organisation;
     let body: string | FormData | undefined;
     if (options.form) body = options.form;
     else if (options.text) {

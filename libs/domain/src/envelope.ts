@@ -35,6 +35,10 @@ export const ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   ADMIN_ONLY: 403,
+  /** The caller's role in the organisation the request acts in is below what the route needs (docs/api.md §20). */
+  ROLE_REQUIRED: 403,
+  /** The API key's list of rights lacks what the route needs (docs/api.md §20). */
+  RIGHT_REQUIRED: 403,
   ACCOUNT_EXPIRED: 403,
   ACCOUNT_DISABLED: 403,
   DEVICE_LIMIT_REACHED: 403,
@@ -44,6 +48,10 @@ export const ERROR_STATUS = {
   DEVICE_EXISTS: 409,
   DEVICE_OWNED_ELSEWHERE: 409,
   USERNAME_TAKEN: 409,
+  /** The change would leave an organisation without an owner. */
+  LAST_OWNER: 409,
+  /** A person owns MAX_OWNED_ORGANISATIONS organisations already. */
+  ORGANISATION_LIMIT_REACHED: 409,
   EMAIL_TAKEN: 409,
   TOKEN_LIMIT_REACHED: 409,
   COMMAND_NOT_CANCELLABLE: 409,

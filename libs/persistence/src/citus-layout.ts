@@ -42,6 +42,8 @@ export const CITUS_LAYOUT = {
     'mail_counts',
     'alert_mail_digests',
     'alert_mails',
+    'organisation_members',
+    'organisation_invitations',
     // Across every account, in time order, written after each call: the coordinator's.
     'audit_events',
   ],

@@ -21,6 +21,7 @@ export * from './live';
 export * from './mail/mail-counts';
 export * from './maintenance/maintenance.repository';
 export * from './networks/networks.repository';
+export * from './organisations/organisations.repository';
 export * from './rate-limits/rate-limits.repository';
 export * from './series/series.repository';
 export * from './sessions/sessions.repository';

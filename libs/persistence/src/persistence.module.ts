@@ -19,6 +19,7 @@ import { AuditRepository } from './audit/audit.repository';
 import { CodecsRepository } from './codecs/codecs.repository';
 import { CommandsRepository } from './commands/commands.repository';
 import { NetworksRepository } from './networks/networks.repository';
+import { OrganisationsRepository } from './organisations/organisations.repository';
 import { DatamodelRepository } from './datamodel/datamodel.repository';
 import { DeviceHandoversRepository } from './devices/device-handovers.repository';
 import { DeviceListRepository } from './devices/device-list.repository';
@@ -57,6 +58,7 @@ const REPOSITORIES = [
   CodecsRepository,
   CommandsRepository,
   NetworksRepository,
+  OrganisationsRepository,
   DataCacheRepository,
   DatamodelRepository,
   DeviceListRepository,

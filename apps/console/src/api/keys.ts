@@ -32,6 +32,11 @@ export const keys = {
   adminAccounts: (q: Omit<AdminAccountListQuery, 'cursor'>) => ['admin', 'accounts', q] as const,
   adminAudit: (q: Omit<AuditQuery, 'cursor' | 'format'>) => ['admin', 'audit', q] as const,
   cacheEntries: (q: Omit<CacheEntryListQuery, 'cursor'>) => ['admin', 'cache', q] as const,
+  organisations: ['organisations'] as const,
+  invitations: ['invitations'] as const,
+  orgMembers: (uid: number) => ['organisations', uid, 'members'] as const,
+  orgInvitations: (uid: number) => ['organisations', uid, 'invitations'] as const,
+  orgAudit: (uid: number, q: Omit<AuditQuery, 'cursor' | 'format'>) => ['organisations', uid, 'audit', q] as const,
   codecs: ['codecs'] as const,
   codec: (uid: number) => ['codecs', uid] as const,
 };

@@ -5,6 +5,7 @@ import { type GalleryFilter, mergeImageEvent } from '../lib/gallery';
 import { mergeUplinks, positionOf } from '../lib/live-merge';
 import { mergeCommandInLists } from './command-cache';
 import { keys } from './keys';
+import { organisationQuery, useActingOrganisation } from './organisation';
 import { writeThrough } from './write-through';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -77,10 +78,12 @@ export function applyImageEvent(client: QueryClient, image: ImageLiveEventWire):
 export function useLiveFeed(enabled: boolean): LiveState {
   const client = useQueryClient();
   const [state, setState] = useState<LiveState>('connecting');
+  // Another organisation is another feed (EventSource sends no headers: it is named in the query).
+  const organisation = useActingOrganisation();
   useEffect(() => {
     if (!enabled) return;
     const refresh = throttled(client);
-    const source = new EventSource('/user/live');
+    const source = new EventSource(`/user/live${organisationQuery('?')}`);
     let dropped = false;
     source.onopen = () => {
       setState('live');
@@ -126,6 +129,6 @@ export function useLiveFeed(enabled: boolean): LiveState {
       source.close();
       setState('closed');
     };
-  }, [client, enabled]);
+  }, [client, enabled, organisation]);
   return state;
 }

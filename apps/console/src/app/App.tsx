@@ -21,6 +21,8 @@ const AccountPage = lazy(() => import('../pages/Account').then((m) => ({ default
 const AdminPage = lazy(() => import('../pages/Admin').then((m) => ({ default: m.AdminPage })));
 const CodecsPage = lazy(() => import('../pages/codecs/CodecsPage').then((m) => ({ default: m.CodecsPage })));
 const CodecEditorPage = lazy(() => import('../pages/codecs/CodecEditorPage').then((m) => ({ default: m.CodecEditorPage })));
+const OrganisationsPage = lazy(() => import('../pages/Organisations').then((m) => ({ default: m.OrganisationsPage })));
+const OrganisationPage = lazy(() => import('../pages/Organisations').then((m) => ({ default: m.OrganisationPage })));
 const ImportDevicesPage = lazy(() => import('../pages/ImportDevices').then((m) => ({ default: m.ImportDevicesPage })));
 
 const PUBLIC = ['/sign-in', '/register', '/forgot-password', '/reset-password'];
@@ -50,6 +52,8 @@ function SignedIn() {
           <Route path="/fences" component={FencesPage} />
           <Route path="/tokens" component={TokensPage} />
           <Route path="/account" component={AccountPage} />
+          <Route path="/organisations" component={OrganisationsPage} />
+          <Route path="/organisations/:id">{(params) => <OrganisationPage id={params.id} />}</Route>
           {admin ? <Route path="/admin" component={AdminPage} /> : null}
           <Route path="/codecs" component={CodecsPage} />
           <Route path="/codecs/:uid">{(params) => <CodecEditorPage uid={params.uid} />}</Route>

@@ -1,9 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Radio } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { LiveState } from '../api/live';
+import { switchOrganisation, useActingOrganisation, useActingRole, useOrganisations } from '../api/organisation';
 import { useSession, useSignOut } from '../api/session';
-import { isCurrent, NAV } from './nav';
+import { isCurrent, NAV, shownTo } from './nav';
 
 const LIVE_TEXT: Record<LiveState, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' };
 
@@ -12,7 +14,8 @@ export function Layout({ live, children }: { live: LiveState; children: ReactNod
   const [location] = useLocation();
   const me = useSession().data;
   const signOut = useSignOut();
-  const items = NAV.filter((item) => !item.admin || me?.groupid === 1);
+  const role = useActingRole();
+  const items = NAV.filter((item) => shownTo(item, { admin: me?.groupid === 1, role }));
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -42,6 +45,7 @@ export function Layout({ live, children }: { live: LiveState; children: ReactNod
           <span className={`live-state live-${live}`} role="status" aria-live="polite" data-live={live}>
             <span className="dot" aria-hidden /> {LIVE_TEXT[live]}
           </span>
+          <OrganisationSwitcher username={me?.username ?? ''} />
           <span className="user" title="Signed in as">
             {me?.username}
           </span>
@@ -54,5 +58,40 @@ export function Layout({ live, children }: { live: LiveState; children: ReactNod
         {children}
       </main>
     </div>
+  );
+}
+
+/**
+ * Where the console acts: the person's own account or one of their organisations (shown once they
+ * belong to one). An organisation the person no longer belongs to is left for their own account.
+ */
+function OrganisationSwitcher({ username }: { username: string }) {
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  const acting = useActingOrganisation();
+  const organisations = useOrganisations().data;
+  const gone = acting !== null && organisations !== undefined && !organisations.some((o) => o.name.toLowerCase() === acting.toLowerCase());
+  useEffect(() => {
+    if (gone) switchOrganisation(client, null);
+  }, [gone, client]);
+  if (!organisations || (organisations.length === 0 && acting === null)) return null;
+  return (
+    <label className="org-switcher">
+      <span className="sr-only">Act in</span>
+      <select
+        value={acting ?? ''}
+        onChange={(e) => {
+          switchOrganisation(client, e.target.value === '' ? null : e.target.value);
+          navigate('/');
+        }}
+      >
+        <option value="">{username} (personal)</option>
+        {organisations.map((o) => (
+          <option key={o.id} value={o.name}>
+            {o.name} ({o.role})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -1,4 +1,5 @@
-import { Activity, Braces, Camera, Cpu, FileUp, Hexagon, KeyRound, Map as MapIcon, ShieldCheck, UserRound, type LucideIcon } from 'lucide-react';
+import { type OrgRole, roleAtLeast } from '@dts/domain';
+import { Activity, Braces, Building2, Camera, Cpu, FileUp, Hexagon, KeyRound, Map as MapIcon, ShieldCheck, UserRound, type LucideIcon } from 'lucide-react';
 
 /**
  * The console's menu. Each page registers here once; part 2 adds Camera traps, Codecs, Fences,
@@ -9,6 +10,8 @@ export interface NavItem {
   label: string;
   icon: LucideIcon;
   admin?: boolean;
+  /** The least role where the console acts (docs/api.md §20): a page of nothing but what a role cannot do is not offered. */
+  role?: OrgRole;
 }
 
 export const NAV: readonly NavItem[] = [
@@ -18,11 +21,18 @@ export const NAV: readonly NavItem[] = [
   { path: '/camera-traps', label: 'Camera traps', icon: Camera },
   { path: '/fences', label: 'Fences', icon: Hexagon },
   { path: '/codecs', label: 'Codecs', icon: Braces },
-  { path: '/import', label: 'Import', icon: FileUp },
-  { path: '/tokens', label: 'Tokens', icon: KeyRound },
+  { path: '/import', label: 'Import', icon: FileUp, role: 'operator' },
+  { path: '/tokens', label: 'Tokens', icon: KeyRound, role: 'admin' },
+  { path: '/organisations', label: 'Organisations', icon: Building2 },
   { path: '/account', label: 'Account', icon: UserRound },
   { path: '/admin', label: 'Admin', icon: ShieldCheck, admin: true },
 ];
+
+/** Whether the menu offers the entry: administrators' to administrators, the rest to a role that may use it. */
+export function shownTo(item: NavItem, who: { admin: boolean; role: OrgRole | null }): boolean {
+  if (item.admin && !who.admin) return false;
+  return item.role === undefined || (who.role !== null && roleAtLeast(who.role, item.role));
+}
 
 /** Whether a menu entry is the current page (a device page belongs to Devices). */
 export function isCurrent(item: NavItem, location: string): boolean {

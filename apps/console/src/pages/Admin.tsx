@@ -7,7 +7,7 @@ import { useAdminInfo, useCacheEntries, useInvalidateCache } from '../hooks/admi
 import { duration, num, plural, relativeTime, utcText } from '../lib/format';
 import { useNow } from '../hooks/now';
 import { AdminAccounts } from './AdminAccounts';
-import { AdminAudit } from './AdminAudit';
+import { AdminAudit } from './AuditLog';
 
 const bytes = (n: number) => (n >= 1_048_576 ? `${num(n / 1_048_576, 1)} MiB` : n >= 1024 ? `${num(n / 1024, 1)} KiB` : `${n} B`);
 

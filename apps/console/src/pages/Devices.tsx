@@ -11,6 +11,7 @@ import { useNow } from '../hooks/now';
 import { num, plural, relativeTime, tagsText } from '../lib/format';
 import { readListState, toggleSort, writeListState, type ListState } from '../lib/list-state';
 import { RegisterDeviceDialog } from './RegisterDevice';
+import { useCan } from '../api/organisation';
 
 /** Every device of the account: searched, filtered and sorted by the service, scrolled through in pages. */
 export function DevicesPage() {
@@ -72,6 +73,7 @@ export function DevicesPage() {
     { key: 'tags', header: 'Tags', render: (d) => tagsText(d.tags) || '–' },
   ];
 
+  const operator = useCan('operator');
   return (
     <>
       <PageHeader
@@ -80,9 +82,11 @@ export function DevicesPage() {
           total !== undefined ? `${plural(total, 'device')}${state.q || state.folder || state.typeRef || state.online !== null ? ' match' : ''}` : undefined
         }
         actions={
-          <button type="button" className="primary" onClick={() => setRegistering(true)}>
-            <Plus aria-hidden size={16} /> Register a device
-          </button>
+          operator ? (
+            <button type="button" className="primary" onClick={() => setRegistering(true)}>
+              <Plus aria-hidden size={16} /> Register a device
+            </button>
+          ) : undefined
         }
       />
       <form

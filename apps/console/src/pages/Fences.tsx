@@ -10,6 +10,7 @@ import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useCreateFence, useDeleteFence, useFenceDevices, useFences, useUpdateFence } from '../hooks/fences';
 import { cornerCount, parsePolygonText } from '../lib/fence-geometry';
 import { plural, utcText } from '../lib/format';
+import { useCan } from '../api/organisation';
 
 /** A shape being made or changed: its name and polygon, and the GeoJSON text beside the map (the keyboard's way). */
 interface Draft {
@@ -30,6 +31,8 @@ const newDraft = (fence?: FenceWire): Draft => ({
 
 /** Geofences: drawn and reshaped on the map (or typed as GeoJSON), listed, deleted; the devices inside each. */
 export function FencesPage() {
+  // A viewer sees the fences and what is inside them, not controls it cannot use.
+  const operator = useCan('operator');
   const fences = useFences();
   const create = useCreateFence();
   const update = useUpdateFence();
@@ -77,7 +80,7 @@ export function FencesPage() {
         title="Fences"
         subtitle="Areas on the map: alert rules tell when a device enters or leaves one."
         actions={
-          !draft ? (
+          !draft && operator ? (
             <button
               type="button"
               className="primary"
@@ -201,7 +204,7 @@ export function FencesPage() {
                   <span className="muted small">
                     {plural(cornerCount(f.geometry), 'corner')} · made {utcText(f.created_unix)}
                   </span>
-                  {!draft ? (
+                  {!draft && operator ? (
                     <span className="row-actions">
                       <button
                         type="button"

@@ -85,3 +85,35 @@ export function endsCleanly(state: () => { browser?: Browser; svc?: { stop(): Pr
     await svc?.stop();
   });
 }
+
+/** A laptop's and a phone's size: every page is looked at in both. */
+export const VIEWPORTS = [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+] as const;
+
+/**
+ * Screenshots at each of VIEWPORTS under tmp/console-screenshots (`<name>-<w>x<h>.png`), each
+ * scanned with axe (no serious or critical violation); the page is left at the first size.
+ */
+export async function checkAtEachSize(page: Page, name: string): Promise<void> {
+  for (const size of VIEWPORTS) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}x${size.height}.png`), fullPage: true });
+    const violations = await axe(page);
+    expect({ page: name, size, violations }).toEqual({ page: name, size, violations: [] });
+  }
+  await page.setViewportSize(VIEWPORTS[0]);
+}
+
+/** A page of its own, signed in through the console's sign-in form at `url`; what it reports goes to `problems`. */
+export async function signedInPage(browser: Browser, url: string, who: { username: string; password: string }, problems: string[]): Promise<Page> {
+  const page = await newPage(browser);
+  problems.push(...watch(page));
+  await page.goto(url);
+  await page.getByLabel('Username or e-mail').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('[data-live="live"]').waitFor();
+  return page;
+}

@@ -11,6 +11,8 @@ export interface AuditEventWire {
   at: string;
   /** The caller's account; null for a call without one (a refused sign-in, a registration). */
   account_id: number | null;
+  /** The organisation the call acted in (docs/api.md §20); null: the caller's own account. */
+  organisation_id: number | null;
   /** The caller's username; for a sign-in, the name it was tried with (as typed, up to 64 characters). */
   username: string | null;
   /** The API token the call came with, when it came with one. */

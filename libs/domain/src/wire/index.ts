@@ -22,3 +22,4 @@ export * from './event-mappings';
 export * from './deleted';
 export * from './json';
 export * from './measurements';
+export * from './organisation';

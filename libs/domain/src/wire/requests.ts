@@ -1,3 +1,4 @@
+import type { KeyRight } from './token';
 import type { AnyJson } from './json';
 import type { UplinkIssues } from './uplink';
 import type { FeedbackCategory } from './system';
@@ -59,6 +60,8 @@ export interface CreateTokenRequest {
   name?: string | null;
   /** `YYYY-MM-DD HH:MM:SS` (UTC) in the future, or null for no expiry. */
   until?: string | null;
+  /** What the key may do; absent or null: everything its type allows (a key made by a key with rights: that key's). */
+  rights?: KeyRight[] | null;
 }
 
 export interface DeviceRegisterRequest {
@@ -107,6 +110,8 @@ export interface HistoryQuery {
   to?: number;
   limit?: number;
   order?: 'asc' | 'desc';
+  /** The organisation to act in, for a download link that cannot send X-Organisation (docs/api.md §20). */
+  organisation?: string;
 }
 
 /** GET /user/device/table/{eui}'s query: the history's, and only the uplinks whose decoding said something (or nothing). */

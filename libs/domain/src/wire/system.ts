@@ -1,3 +1,5 @@
+import type { OrgRole } from './organisation';
+import type { KeyRight } from './token';
 export interface VersionWire {
   version: string;
   commit: string | null;
@@ -17,6 +19,15 @@ export interface RouteWire {
   method: string;
   path: string;
   auth: RouteAuthLevel;
+  /**
+   * For a route that acts in an account (`auth` user or ingest, not personal): the least role a
+   * member needs when the request acts in an organisation (docs/api.md §20); null otherwise.
+   */
+  role: OrgRole | null;
+  /** The route acts on the person calling, in no organisation: an organisation's key may not call it. */
+  personal: boolean;
+  /** The right an API key with a list of rights needs for it (docs/api.md §20); null: only a key without a list (or a session). */
+  right: KeyRight | null;
 }
 
 export interface FeedbackCreatedWire {

@@ -10,7 +10,19 @@ export interface ApiTokenWire {
   type: TokenType;
   name: string | null;
   meta: AnyJson;
+  /** What the key may do; null: everything its type allows (docs/api.md §20). */
+  rights: KeyRight[] | null;
 }
+
+/**
+ * What a key may do (docs/api.md §20, "Keys with rights"); a key without a list may do all its type
+ * allows. `read`: every read in the account; `devices`, `commands`, `images`, `codecs`,
+ * `networks`, `automation` (fences, rules, alerts, integrations): the changes of each; `keys`: list,
+ * make and delete keys; `ingest`: send uplinks and images in with the key; `account`: the person's
+ * own routes (profile, sessions, organisations, invitations).
+ */
+export const KEY_RIGHTS = ['read', 'devices', 'commands', 'images', 'codecs', 'networks', 'automation', 'keys', 'ingest', 'account'] as const;
+export type KeyRight = (typeof KEY_RIGHTS)[number];
 
 /** Stored token types. `API` on the wire is an alias of `app`. */
 export type TokenType = 'app' | 'master';

@@ -42,6 +42,10 @@ export class AccountEntity {
   @Column({ type: 'integer', default: 2 })
   groupid!: number;
 
+  /** 'organisation': an account people act in as members; it never signs in (docs/api.md §20). */
+  @Column({ type: 'text', default: 'person' })
+  kind!: 'person' | 'organisation';
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 

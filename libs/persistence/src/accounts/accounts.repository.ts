@@ -96,7 +96,8 @@ export class AccountsRepository {
   /** By username or e-mail address, case-insensitively. */
   async findByLogin(login: string): Promise<AccountEntity | null> {
     const key = login.toLowerCase();
-    return this.repo().createQueryBuilder('a').where('a.username_key = :key OR a.email_key = :key', { key }).getOne();
+    // An organisation never signs in (docs/api.md §20).
+    return this.repo().createQueryBuilder('a').where(`(a.username_key = :key OR a.email_key = :key) AND a.kind = 'person'`, { key }).getOne();
   }
 
   async recordLogin(id: number): Promise<void> {

@@ -62,7 +62,11 @@ export async function decideAlertMails(
   const rows = (await tx.query(
     `SELECT x.alert_id::text AS alert_id, x.action, a.account_id, ac.email, ac.email_key, ac.email_verified_at IS NOT NULL AS verified
      FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS x(alert_id, action, n)
-     JOIN alerts a ON a.uid = x.alert_id JOIN accounts ac ON ac.id = a.account_id
+     JOIN alerts a ON a.uid = x.alert_id
+     -- An organisation has no address of its own: its alert mails go to its first owner (docs/api.md §20).
+     JOIN accounts ac ON ac.id = coalesce(
+       (SELECT m.account_id FROM organisation_members m WHERE m.organisation_id = a.account_id AND m.role = 'owner' ORDER BY m.created_at, m.account_id LIMIT 1),
+       a.account_id)
      WHERE (CASE WHEN x.action = 'raised' THEN a.mail_raised ELSE a.mail_cleared END) = false
        AND NOT EXISTS (SELECT 1 FROM alert_mails m WHERE m.alert_id = x.alert_id AND m.action = x.action)
      ORDER BY a.account_id, x.n`,

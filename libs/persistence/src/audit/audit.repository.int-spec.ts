@@ -9,6 +9,7 @@ const SETTINGS = suiteTimeseriesSettings({ auditRetentionDays: 30 });
 const record = (at: Date, over: Partial<AuditRecord> = {}): AuditRecord => ({
   at,
   accountId: 7,
+  organisationId: null,
   username: 'Alice',
   tokenUid: null,
   via: 'session',

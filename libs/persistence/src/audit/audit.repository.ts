@@ -8,6 +8,8 @@ import { isMissingPartition, type TimePartition, TimePartitionsRepository } from
 export interface AuditRecord {
   at: Date;
   accountId: number | null;
+  /** The organisation the call acted in; null: the caller's own account. */
+  organisationId: number | null;
   username: string | null;
   tokenUid: number | null;
   via: 'session' | 'token' | null;
@@ -22,6 +24,7 @@ export interface AuditRow {
   id: string;
   at: Date;
   account_id: number | null;
+  organisation_id: number | null;
   username: string | null;
   token_uid: number | null;
   via: 'session' | 'token' | null;
@@ -35,6 +38,7 @@ export interface AuditRow {
 /** What a read narrows by; every member optional. */
 export interface AuditFilter {
   accountId?: number;
+  organisationId?: number;
   username?: string;
   /** Text the action contains, any case. */
   action?: string;
@@ -52,7 +56,7 @@ export interface AuditKey {
 /** Rows per batch of a whole read (the CSV export): memory holds one batch whatever the log's size. */
 const EXPORT_BATCH = 2_000;
 
-const COLUMNS = `id::text AS id, at, at::text AS at_key, account_id, username, token_uid, via, action, target, status, ip, request_id`;
+const COLUMNS = `id::text AS id, at, at::text AS at_key, account_id, organisation_id, username, token_uid, via, action, target, status, ip, request_id`;
 
 /**
  * The audit log: appended in batches, read newest first in keyset pages, and whole partitions
@@ -72,6 +76,7 @@ export class AuditRepository {
     const rows = records.map((r) => ({
       at: r.at.toISOString(),
       account_id: r.accountId,
+      organisation_id: r.organisationId,
       username: r.username,
       token_uid: r.tokenUid,
       via: r.via,
@@ -83,9 +88,9 @@ export class AuditRepository {
     }));
     const insert = () =>
       this.ds.query(
-        `INSERT INTO audit_events (at, account_id, username, token_uid, via, action, target, status, ip, request_id)
-         SELECT at, account_id, username, token_uid, via, action, coalesce(target, '{}'), status, ip, request_id
-         FROM jsonb_to_recordset($1::jsonb) AS x(at timestamptz, account_id integer, username text, token_uid integer, via text,
+        `INSERT INTO audit_events (at, account_id, organisation_id, username, token_uid, via, action, target, status, ip, request_id)
+         SELECT at, account_id, organisation_id, username, token_uid, via, action, coalesce(target, '{}'), status, ip, request_id
+         FROM jsonb_to_recordset($1::jsonb) AS x(at timestamptz, account_id integer, organisation_id integer, username text, token_uid integer, via text,
                                                   action text, target jsonb, status smallint, ip text, request_id text)`,
         [JSON.stringify(rows)],
       );
@@ -133,6 +138,7 @@ function whereOf(filter: AuditFilter, after: AuditKey | null): { where: string; 
     clauses.push(sql(`$${params.length}`));
   };
   if (filter.accountId !== undefined) add((n) => `account_id = ${n}`, filter.accountId);
+  if (filter.organisationId !== undefined) add((n) => `organisation_id = ${n}`, filter.organisationId);
   if (filter.username !== undefined) add((n) => `lower(username) = lower(${n})`, filter.username);
   if (filter.action !== undefined) add((n) => `strpos(lower(action), lower(${n})) > 0`, filter.action);
   if (filter.result === 'success') clauses.push('status < 400');

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /** What a mail is counted as (the `mail_counts.scope` values). */
-export type MailCountScope = 'alert-account' | 'alert-recipient' | 'verification';
+export type MailCountScope = 'alert-account' | 'alert-recipient' | 'verification' | 'invitation';
 
 export interface MailCounter {
   scope: MailCountScope;

@@ -25,6 +25,7 @@ import { EmailVerification1795820000000 } from './1795820000000-email-verificati
 import { MailLimits1795820000001 } from './1795820000001-mail-limits';
 import { TimePartitions1795830000000 } from './1795830000000-time-partitions';
 import { AuditLog1795840000000 } from './1795840000000-audit-log';
+import { Organisations1795850000000 } from './1795850000000-organisations';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   MailLimits1795820000001,
   TimePartitions1795830000000,
   AuditLog1795840000000,
+  Organisations1795850000000,
 ];

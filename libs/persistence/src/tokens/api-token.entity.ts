@@ -36,4 +36,12 @@ export class ApiTokenEntity {
 
   @Column({ type: 'timestamptz', nullable: true })
   until!: Date | null;
+
+  /** Who made an organisation's key: it acts with their role and ends when they leave; null: the account's own. */
+  @Column({ name: 'created_by', type: 'integer', nullable: true })
+  createdBy!: number | null;
+
+  /** What the key may do (KEY_RIGHTS); null: all its type allows. */
+  @Column({ type: 'text', array: true, nullable: true })
+  rights!: string[] | null;
 }

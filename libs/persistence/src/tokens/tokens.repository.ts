@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { KeyRight, OrgRole } from '@dts/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiTokenEntity } from './api-token.entity';
 import { statement, Statements } from '../sql/statements';
@@ -11,6 +12,10 @@ export interface NewToken {
   type: 'app' | 'master';
   name: string | null;
   until: Date | null;
+  /** The person who made an organisation's key; null: the account's own. */
+  createdBy: number | null;
+  /** What the key may do; null: all its type allows. */
+  rights: KeyRight[] | null;
 }
 
 export type CreateTokenResult = { ok: true; token: ApiTokenEntity } | { ok: false; reason: 'limit' };
@@ -25,14 +30,30 @@ export interface TokenCredential {
   username: string;
   groupid: number;
   accountActive: number;
+  /**
+   * For an organisation's key: the person who made it, whether their account is active, and their
+   * role in the organisation now (null once they left: the key no longer authenticates). For an
+   * account's own key: null, 1 and 'owner'.
+   */
+  createdBy: number | null;
+  creatorActive: number;
+  role: OrgRole | null;
+  /** The key's account is an organisation. */
+  organisation: boolean;
+  rights: KeyRight[] | null;
 }
 
 /** What authenticating a request with a token needs, in one round trip without entity hydration. */
 const CREDENTIAL = statement(
   'tokens_credential',
   `SELECT t.uid AS "tokenUid", t.type AS "tokenType", t.enabled AS "tokenEnabled", t.until AS "tokenUntil",
-          a.id AS "accountId", a.username, a.groupid, a.active AS "accountActive"
-   FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.digest = $1`,
+          a.id AS "accountId", a.username, a.groupid, a.active AS "accountActive", t.created_by AS "createdBy",
+          coalesce(c.active, 1) AS "creatorActive", CASE WHEN t.created_by IS NULL THEN 'owner' ELSE m.role END AS role,
+          a.kind = 'organisation' AS organisation, t.rights
+   FROM api_tokens t JOIN accounts a ON a.id = t.account_id
+   LEFT JOIN accounts c ON c.id = t.created_by
+   LEFT JOIN organisation_members m ON m.organisation_id = t.account_id AND m.account_id = t.created_by
+   WHERE t.digest = $1`,
 );
 
 @Injectable()
@@ -81,7 +102,9 @@ export class TokensRepository {
   async isLive(uid: number): Promise<boolean> {
     const rows: unknown[] = await this.ds.query(
       `SELECT 1 FROM api_tokens t JOIN accounts a ON a.id = t.account_id
-       WHERE t.uid = $1 AND t.enabled = 1 AND (t.until IS NULL OR t.until > now()) AND a.active = 1`,
+       WHERE t.uid = $1 AND t.enabled = 1 AND (t.until IS NULL OR t.until > now()) AND a.active = 1
+         AND (t.created_by IS NULL OR EXISTS (SELECT 1 FROM organisation_members m JOIN accounts c ON c.id = m.account_id
+              WHERE m.organisation_id = t.account_id AND m.account_id = t.created_by AND c.active = 1))`,
       [uid],
     );
     return rows.length > 0;

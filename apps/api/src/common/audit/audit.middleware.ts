@@ -7,12 +7,21 @@ const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The longest sign-in name kept (a record must stay small whatever was typed). */
 const NAME_MAX = 64;
 
-/** Where a sign-in leaves the account it opened, for its record (the call had no principal yet). */
-type SignInLocals = { auditSignedIn?: { accountId: number; username: string } };
+/**
+ * What a handler tells the record that the principal cannot: the account a sign-in opened (the
+ * call had no principal yet), the organisation a call on its members or settings acted on (those
+ * routes act as the person, in no organisation).
+ */
+type AuditLocals = { auditSignedIn?: { accountId: number; username: string }; auditOrganisation?: number };
 
 /** Who a sign-in opened: its record names the account. */
 export function signedIn(res: Response, accountId: number, username: string): void {
-  (res.locals as SignInLocals).auditSignedIn = { accountId, username };
+  (res.locals as AuditLocals).auditSignedIn = { accountId, username };
+}
+
+/** The organisation a call acted on (GET /org/{uid}/audit lists it): its management routes name it in their path. */
+export function actedOn(res: Response, organisationId: number): void {
+  (res.locals as AuditLocals).auditOrganisation = organisationId;
 }
 
 /**
@@ -41,10 +50,12 @@ export function auditMiddleware(audit: AuditLog) {
       if (!principal && !path.startsWith('/auth/')) return;
       const body = req.body as { username?: unknown } | undefined;
       const tried = typeof body?.username === 'string' ? body.username.slice(0, NAME_MAX) : null;
-      const opened = (res.locals as SignInLocals).auditSignedIn;
+      const locals = res.locals as AuditLocals;
+      const opened = locals.auditSignedIn;
       audit.record({
         at: new Date(),
-        accountId: principal?.accountId ?? opened?.accountId ?? null,
+        accountId: principal?.userId ?? opened?.accountId ?? null,
+        organisationId: principal?.organisation?.id ?? locals.auditOrganisation ?? null,
         username: principal?.username ?? opened?.username ?? tried,
         tokenUid: principal?.tokenUid ?? null,
         via: principal ? (principal.via as 'session' | 'token') : null,

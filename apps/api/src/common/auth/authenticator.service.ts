@@ -1,7 +1,7 @@
 import { TokenCryptoService } from '@dts/platform';
 import { Injectable } from '@nestjs/common';
 import { GROUP_ADMIN, TOKEN_PATTERN } from '@dts/domain';
-import { AccountsRepository, TokensRepository } from '@dts/persistence';
+import { AccountsRepository, OrganisationsRepository, TokensRepository } from '@dts/persistence';
 import { ApiException } from '../http/api.exception';
 import type { AuthPrincipal } from './auth-principal';
 import { CredentialCache } from './credential-cache';
@@ -30,6 +30,7 @@ export class Authenticator {
     private readonly crypto: TokenCryptoService,
     private readonly store: SessionStore,
     private readonly cache: CredentialCache,
+    private readonly organisations: OrganisationsRepository,
   ) {}
 
   /** null when the request carries no credentials; throws when it carries bad ones. */
@@ -48,7 +49,9 @@ export class Authenticator {
     if (principal.via === 'session' && principal.sessionDigest) {
       const session = await this.store.get(principal.sessionDigest);
       if (!session || session.expiresAt.getTime() <= Date.now()) return false;
-      return (await this.accounts.findById(principal.accountId))?.active === 1;
+      if ((await this.accounts.findById(principal.userId))?.active !== 1) return false;
+      // Acting in an organisation: still a member of it.
+      return principal.organisation === null || (await this.organisations.membership(String(principal.organisation.id), principal.userId)) !== null;
     }
     return true;
   }
@@ -57,16 +60,23 @@ export class Authenticator {
     if (!TOKEN_PATTERN.test(value)) throw ApiException.of('INVALID_TOKEN', 'the API token is not valid', 'Authorization');
     const digest = this.crypto.digest(value);
     const found = await this.cache.token(digest, () => this.tokens.findCredential(digest));
-    if (!found || found.tokenEnabled !== 1 || found.accountActive !== 1) throw ApiException.of('INVALID_TOKEN', 'the API token is not valid', 'Authorization');
+    // An organisation's key stops with its maker: disabled, or no longer a member (role null).
+    if (!found || found.tokenEnabled !== 1 || found.accountActive !== 1 || found.creatorActive !== 1 || found.role === null) {
+      throw ApiException.of('INVALID_TOKEN', 'the API token is not valid', 'Authorization');
+    }
     if (found.tokenUntil && found.tokenUntil.getTime() <= Date.now()) throw ApiException.of('TOKEN_EXPIRED', 'the API token has expired', 'Authorization');
     return {
       accountId: found.accountId,
       username: found.username,
+      userId: found.createdBy ?? found.accountId,
+      organisation: found.organisation ? { id: found.accountId, name: found.username } : null,
+      role: found.role,
       isAdmin: found.groupid === GROUP_ADMIN,
       via: 'token',
       tokenType: found.tokenType,
       tokenUid: found.tokenUid,
       tokenUntil: found.tokenUntil,
+      rights: found.rights,
       sessionDigest: null,
       sessionExpiresAt: null,
       sessionCreatedAt: null,
@@ -81,11 +91,15 @@ export class Authenticator {
     const principal: AuthPrincipal = {
       accountId: account.id,
       username: account.username,
+      userId: account.id,
+      organisation: null,
+      role: 'owner',
       isAdmin: account.groupid === GROUP_ADMIN,
       via: 'session',
       tokenType: null,
       tokenUid: null,
       tokenUntil: null,
+      rights: null,
       sessionDigest: resolved.digest,
       sessionExpiresAt: resolved.session.expiresAt,
       sessionCreatedAt: resolved.session.createdAt,

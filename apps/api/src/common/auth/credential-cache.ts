@@ -56,10 +56,12 @@ export class CredentialCache implements OnApplicationShutdown {
     return found;
   }
 
-  /** Drops the account's entries in this process (what hearing its notice does on every instance). */
+  /** Drops the account's entries in this process (what hearing its notice does on every instance), and the keys it made for organisations. */
   forget(accountId: number): void {
     this.epoch++;
-    for (const [key, entry] of this.entries) if (entry.credential.accountId === accountId) this.entries.delete(key);
+    for (const [key, entry] of this.entries) {
+      if (entry.credential.accountId === accountId || entry.credential.createdBy === accountId) this.entries.delete(key);
+    }
   }
 
   onApplicationShutdown(): void {

@@ -12,9 +12,10 @@ import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KeyRight } from '@dts/domain';
 import type { AuthPrincipal } from '../auth/auth-principal';
 import { AUTH_THROTTLE, MASTER_ONLY } from '../auth/auth.decorators';
-import { AuthGuard, routeAuthLevel } from '../auth/auth.guard';
+import { AuthGuard, neededRight, requireKeyRight, routeAuthLevel } from '../auth/auth.guard';
 import type { Authenticator } from '../auth/authenticator.service';
 import { presentedToken } from '../auth/credentials';
 import type { AccountRateLimit } from '../throttling/account-rate-limit';
@@ -56,7 +57,10 @@ export interface HotLaneParts {
  * the same decision through the same code.
  */
 const GUARD_DECISIONS = new Map<Type, string>([
-  [AuthGuard, 'a token that authenticates (Authenticator); any account, the route being neither admin- nor master-only'],
+  [
+    AuthGuard,
+    'a token that authenticates (Authenticator) and holds the route’s right (requireKeyRight); any account and any role, the route being a read, neither admin- nor master-only, and no organisation named',
+  ],
   [OriginGuard, 'nothing: a GET without a body, signed with a token'],
   [ApiThrottlerGuard, 'the account budget (AccountRateLimit); a hot route has no route limits of its own'],
 ]);
@@ -65,7 +69,7 @@ const GUARD_DECISIONS = new Map<Type, string>([
 const NOT_APPLIED = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA, HEADERS_METADATA, HTTP_CODE_METADATA, RAW_RESPONSE, MASTER_ONLY, AUTH_THROTTLE];
 
 /** Anything but a plain read signed with a token is the full pipeline's: a body, a session cookie alone, a conditional request. */
-const NOT_PLAIN = ['content-length', 'transfer-encoding', 'content-type', 'if-none-match', 'if-modified-since'];
+const NOT_PLAIN = ['content-length', 'transfer-encoding', 'content-type', 'if-none-match', 'if-modified-since', 'x-organisation'];
 
 /** A token header with something in it (presentedToken reads blank ones as none). */
 const given = (value: string | string[] | undefined) => typeof value === 'string' && value.trim() !== '';
@@ -75,6 +79,8 @@ type Routed = IncomingMessage & { route?: { path: string }; auth?: AuthPrincipal
 interface Served {
   route: HotRoute;
   controller: unknown;
+  /** What a key with a list of rights needs for it (the guard's own rule). */
+  right: KeyRight | null;
   /** The route template, where the request log and the duration metric read it (Express's `req.route`). */
   template: { path: string };
 }
@@ -97,7 +103,7 @@ function servedRoute(route: HotRoute, controller: unknown, reflector: Reflector)
     .flatMap((p) => p.split('/'))
     .filter(Boolean)
     .join('/')}`;
-  return [path, { route, controller, template: { path } }];
+  return [path, { route, controller, right: neededRight(reflector, targets, 'GET'), template: { path } }];
 }
 
 /**
@@ -124,6 +130,7 @@ export function hotLane(routes: readonly HotRoute[], controllerOf: (type: Type) 
     try {
       const found = await parts.authenticator.authenticate({ token: presentedToken(req as Request), cookie: null });
       const caller = found!.principal;
+      requireKeyRight(caller, served.right);
       req.auth = caller;
       await parts.rateLimit.count(caller.accountId, res);
       writeJson(res, 200, envelopeOf(await served.route.call(served.controller, caller)), parts.etag);

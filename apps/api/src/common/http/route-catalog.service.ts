@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { RouteAuthLevel, RouteWire } from '@dts/domain';
 import { APP_CONFIG, type AppConfig } from '@dts/platform';
-import { routeAuthLevel } from '../auth/auth.guard';
+import { isPersonalRoute, neededRight, neededRole, routeAuthLevel } from '../auth/auth.guard';
 
 const joinPath = (...parts: (string | undefined)[]) =>
   `/${parts
@@ -37,7 +37,7 @@ export class RouteCatalog {
 
   /** GET /routes: each route with the credentials it needs in this configuration. */
   routes(): RouteWire[] {
-    return this.catalog().map(({ method, path, auth }) => ({ method, path, auth }));
+    return this.catalog().map(({ method, path, auth, role, personal, right }) => ({ method, path, auth, role, personal, right }));
   }
 
   /** The routes with their declared level besides (the OpenAPI document needs both). */
@@ -58,8 +58,13 @@ export class RouteCatalog {
         const paths = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
         for (const prefix of prefixes) {
           for (const path of paths) {
-            const declared = routeAuthLevel(this.reflector, [handler, type]);
-            routes.push({ method: RequestMethod[method] ?? String(method), path: joinPath(prefix, path), auth: this.needed(declared), declared });
+            const targets: [Function, Function] = [handler, type];
+            const declared = routeAuthLevel(this.reflector, targets);
+            const verb = RequestMethod[method] ?? String(method);
+            const personal = (declared === 'user' || declared === 'ingest') && isPersonalRoute(this.reflector, targets);
+            const role = (declared === 'user' || declared === 'ingest') && !personal ? neededRole(this.reflector, targets, verb) : null;
+            const right = neededRight(this.reflector, targets, verb);
+            routes.push({ method: verb, path: joinPath(prefix, path), auth: this.needed(declared), declared, role, personal, right });
           }
         }
       }

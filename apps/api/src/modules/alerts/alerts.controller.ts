@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { AlertQueryDto, AlertResponse } from './dto/alert.dto';
@@ -9,6 +9,7 @@ import { AlertsService } from './alerts.service';
 
 @ApiTags('alerts')
 @Controller('user/alert')
+@KeyRight('automation')
 export class AlertsController {
   constructor(private readonly alerts: AlertsService) {}
 

@@ -16,14 +16,18 @@ function decodeCursor(cursor: string): AuditKey {
   return { at, id };
 }
 
-/** GET /admin/audit: the audit log, read by administrators (docs/api.md §8). */
+/**
+ * The audit log, read: platform-wide by administrators (GET /admin/audit), one organisation's by
+ * its owners and admins (GET /org/{uid}/audit, `organisationId` set: no filter of the query can
+ * reach past it). docs/api.md §8, §20.
+ */
 @Injectable()
 export class AuditService {
   constructor(private readonly audit: AuditRepository) {}
 
-  async page(query: AuditQueryDto): Promise<ApiResult<AuditEventWire[]>> {
+  async page(query: AuditQueryDto, organisationId?: number): Promise<ApiResult<AuditEventWire[]>> {
     const limit = query.limit ?? 100;
-    const rows = await this.audit.page(this.filter(query), limit + 1, query.cursor === undefined ? null : decodeCursor(query.cursor));
+    const rows = await this.audit.page(this.filter(query, organisationId), limit + 1, query.cursor === undefined ? null : decodeCursor(query.cursor));
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const next = rows.length > limit && last ? encodeCursor([last.at_key, last.id]) : null;
@@ -31,10 +35,10 @@ export class AuditService {
   }
 
   /** Every record that matches, newest first, as CSV. */
-  csv(query: AuditQueryDto): StreamBody<AuditEventWire> {
+  csv(query: AuditQueryDto, organisationId?: number): StreamBody<AuditEventWire> {
     if (query.limit !== undefined) throw ApiException.validation('limit', 'limit pages the JSON answer; the CSV export has every record that matches');
     if (query.cursor !== undefined) throw ApiException.validation('cursor', 'cursor pages the JSON answer; the CSV export has every record that matches');
-    const filter = this.filter(query);
+    const filter = this.filter(query, organisationId);
     const audit = this.audit;
     async function* rows(): AsyncGenerator<AuditEventWire[]> {
       for await (const batch of audit.all(filter)) yield batch.map(toAuditEventWire);
@@ -44,10 +48,11 @@ export class AuditService {
     );
   }
 
-  private filter(query: AuditQueryDto): AuditFilter {
+  private filter(query: AuditQueryDto, organisationId: number | undefined): AuditFilter {
     if (query.from !== undefined && query.to !== undefined && query.from >= query.to) throw ApiException.validation('to', 'to must be after from');
     return {
       accountId: query.account_id,
+      organisationId,
       username: query.username,
       action: query.action,
       result: query.result,

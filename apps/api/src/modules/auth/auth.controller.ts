@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EchoWire } from '@dts/domain';
 import type { Request, Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { AuthThrottle, CurrentAccount, MasterOnly, Public } from '../../common/auth/auth.decorators';
+import { AuthThrottle, CurrentAccount, MasterOnly, Public, PersonalRoute } from '../../common/auth/auth.decorators';
 import { signedIn } from '../../common/audit/audit.middleware';
 import { sessionClientOf } from '../../common/auth/session-client';
 import { SessionCookies } from '../../common/auth/session-cookies';
@@ -18,6 +18,7 @@ import { RestoreByEmailBody, RestoreByTokenBody, RestoreDto } from './dto/restor
 import { EmailVerifiedResponse, EmailVerifyDto } from './dto/verify.dto';
 
 @ApiTags('auth')
+@PersonalRoute()
 @Controller('auth')
 export class AuthController {
   constructor(

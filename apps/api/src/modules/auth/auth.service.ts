@@ -13,6 +13,7 @@ import {
   DeviceHandoversRepository,
   DevicesRepository,
   EmailVerificationsRepository,
+  OrganisationsRepository,
   ImagesRepository,
   PasswordResetsRepository,
   SessionsRepository,
@@ -62,6 +63,7 @@ export class AuthService {
     private readonly revocations: CredentialRevocations,
     private readonly failures: LoginFailures,
     private readonly verifications: EmailVerificationsRepository,
+    private readonly organisations: OrganisationsRepository,
   ) {}
 
   async register(
@@ -152,6 +154,10 @@ export class AuthService {
    * nothing changed); without, they are deleted with it. Answers how many went each way.
    */
   async removeAccount(accountId: number, handTo: { accountId: number; field: string } | null): Promise<{ deleted: number; handedOver: number }> {
+    const orphans = await this.organisations.soleOwnerOf(accountId);
+    if (orphans.length > 0) {
+      throw ApiException.of('LAST_OWNER', `the account is the only owner of ${orphans.join(', ')}: make another member owner, or delete it, first`);
+    }
     if (handTo) {
       const { needed, room } = await this.handovers.room(accountId, handTo.accountId);
       if (needed > room) throw this.noRoom(needed, room, handTo.field);

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { CodecsService } from './codecs.service';
@@ -9,6 +9,7 @@ import { CodecDeletedResponse, CodecResponse, CodecTryResponse, CreateCodecDto, 
 
 @ApiTags('codecs')
 @Controller('user/codec')
+@KeyRight('codecs')
 export class CodecsController {
   constructor(private readonly codecs: CodecsService) {}
 

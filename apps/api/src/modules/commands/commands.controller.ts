@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/commo
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors, ApiOneOfBody } from '../../common/openapi/api-envelope.decorator';
@@ -13,6 +13,7 @@ import { AsciiCommandBody, Base64CommandBody, CreateCommandDto, HexCommandBody, 
 
 @ApiTags('commands')
 @Controller('user/device/command')
+@KeyRight('commands')
 export class CommandsController {
   constructor(private readonly commands: CommandsService) {}
 

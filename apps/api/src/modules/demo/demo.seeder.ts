@@ -100,6 +100,9 @@ export class DemoSeeder implements OnApplicationBootstrap {
     return {
       accountId,
       username: DEMO_USERNAME,
+      userId: accountId,
+      organisation: null,
+      role: 'owner',
       isAdmin: false,
       ...credential,
       sessionDigest: null,
@@ -107,6 +110,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
       sessionCreatedAt: null,
       sessionLastSeenAt: null,
       tokenUntil: null,
+      rights: null,
     };
   }
 

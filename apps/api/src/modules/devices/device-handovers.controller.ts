@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { DeviceHandoversService } from './device-handovers.service';
@@ -12,6 +12,7 @@ import { ShareDeviceDto } from './dto/share-device.dto';
 
 @ApiTags('devices')
 @Controller('user/device/handover')
+@KeyRight('devices')
 export class DeviceHandoversController {
   constructor(private readonly handovers: DeviceHandoversService) {}
 

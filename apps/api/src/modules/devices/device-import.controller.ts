@@ -3,13 +3,14 @@ import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DEVICE_IMPORT_COLUMNS, DEVICE_IMPORT_MAX_ROWS } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { DeviceImportService } from './device-import.service';
 import { DeviceImportQueryDto, DeviceImportResponse } from './dto/device-import.dto';
 
 @ApiTags('devices')
 @Controller('user/device/import')
+@KeyRight('devices')
 export class DeviceImportController {
   constructor(private readonly imports: DeviceImportService) {}
 

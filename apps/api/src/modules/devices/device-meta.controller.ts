@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { DeviceListService } from './device-list.service';
@@ -13,6 +13,7 @@ import { DeviceMetaResponse } from './dto/device.responses';
 
 @ApiTags('devices')
 @Controller('user/device/meta')
+@KeyRight('devices')
 export class DeviceMetaController {
   constructor(
     private readonly meta: DeviceMetaService,

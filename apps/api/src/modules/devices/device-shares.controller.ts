@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
@@ -13,6 +13,7 @@ import { ShareDeviceDto } from './dto/share-device.dto';
 
 @ApiTags('devices')
 @Controller('user/device/share')
+@KeyRight('devices')
 export class DeviceSharesController {
   constructor(private readonly shares: DeviceSharesService) {}
 

@@ -2,12 +2,13 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FeedbackCreatedWire } from '@dts/domain';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, PersonalRoute } from '../../common/auth/auth.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { CreateFeedbackDto, FeedbackCreatedResponse } from './dto/create-feedback.dto';
 import { FeedbackService } from './feedback.service';
 
 @ApiTags('feedback')
+@PersonalRoute()
 @Controller('feedback')
 export class FeedbackController {
   constructor(private readonly feedback: FeedbackService) {}

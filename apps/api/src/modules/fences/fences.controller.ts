@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { CreateFenceDto } from './dto/create-fence.dto';
@@ -11,6 +11,7 @@ import { FencesService } from './fences.service';
 
 @ApiTags('fences')
 @Controller('user/fence')
+@KeyRight('automation')
 export class FencesController {
   constructor(private readonly fences: FencesService) {}
 

@@ -5,7 +5,7 @@ import { type Eui, IMAGE_MAX_BYTES } from '@dts/domain';
 import type { Response } from 'express';
 import { memoryStorage } from 'multer';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount, IngestAuth, Public } from '../../common/auth/auth.decorators';
+import { CurrentAccount, IngestAuth, KeyRight, Public } from '../../common/auth/auth.decorators';
 import { CurrentIngestCaller, type IngestCaller } from '../../common/auth/ingest-caller';
 import { RawResponse } from '../../common/http/envelope.interceptor';
 import { AcceptsMultipart } from '../../common/http/origin.guard';
@@ -26,6 +26,7 @@ const IMAGE_CONTENT = { 'image/jpeg': { schema: { type: 'string', format: 'binar
 
 @ApiTags('images')
 @Controller()
+@KeyRight('images')
 export class ImagesController {
   constructor(
     private readonly images: ImagesService,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight, OrgRole } from '../../common/auth/auth.decorators';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import {
@@ -17,6 +17,9 @@ import { IntegrationsService } from './integrations.service';
 
 @ApiTags('integrations')
 @Controller('user/integration')
+@KeyRight('automation')
+// Where an organisation's data goes, and the secrets to it: its admins' and owners' (docs/api.md §20).
+@OrgRole('admin')
 export class IntegrationsController {
   constructor(private readonly integrations: IntegrationsService) {}
 

@@ -122,9 +122,15 @@ export class LiveStreamsService implements OnModuleDestroy {
     if (signal.kind === 'resync') for (const account of this.byAccount.keys()) void this.revalidate(account);
   }
 
-  /** Re-checks each distinct credential of the account's open streams once; cuts those that ended. */
+  /**
+   * Re-checks each distinct credential of the account's open streams once, and of the streams its
+   * person opened in organisations; cuts those that ended.
+   */
   private async revalidate(accountId: number): Promise<void> {
     const streams = [...(this.byAccount.get(accountId) ?? [])];
+    for (const [acting, opened] of this.byAccount) {
+      if (acting !== accountId) for (const stream of opened) if (stream.principal.userId === accountId) streams.push(stream);
+    }
     const verdicts = new Map<string, Promise<boolean>>();
     for (const stream of streams) {
       const { principal } = stream;

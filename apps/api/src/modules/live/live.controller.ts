@@ -3,7 +3,7 @@ import { ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs
 import type { Eui } from '@dts/domain';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, OrganisationInQuery } from '../../common/auth/auth.decorators';
 import { RawResponse } from '../../common/http/envelope.interceptor';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { eventStream } from '../../common/http/send-stream';
@@ -37,6 +37,7 @@ export class LiveController {
 
   @Get('device/live/:eui')
   @RawResponse()
+  @OrganisationInQuery()
   @ApiOperation({
     summary: 'New uplinks, command status changes, alerts and image changes of a device, live (Server-Sent Events)',
     description: STREAM_DESCRIPTION,
@@ -68,6 +69,7 @@ export class LiveController {
 
   @Get('live')
   @RawResponse()
+  @OrganisationInQuery()
   @ApiOperation({
     summary: 'New uplinks, command status changes, alerts and image changes of every device of the account, live (Server-Sent Events)',
     description: ACCOUNT_DESCRIPTION,

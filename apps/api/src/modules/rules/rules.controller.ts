@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight } from '../../common/auth/auth.decorators';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { CreateRuleDto, RuleDeletedResponse, RuleResponse, UpdateRuleDto } from './dto/rule.dto';
@@ -16,6 +16,7 @@ const KINDS = [
 
 @ApiTags('alerts')
 @Controller('user/rule')
+@KeyRight('automation')
 export class RulesController {
   constructor(private readonly rules: RulesService) {}
 

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type SessionActiveWire, type SessionAttributesWire, type SessionCookieWire, toUnix } from '@dts/domain';
 import type { Request } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, PersonalRoute } from '../../common/auth/auth.decorators';
 import { SessionCookies } from '../../common/auth/session-cookies';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { SessionActiveResponse, SessionAttributesResponse, SessionCookieResponse } from './dto/session.responses';
@@ -12,6 +12,7 @@ const unixOrNull = (d: Date | null) => (d ? toUnix(d) : null);
 
 /** The caller's session. Called with a token instead, they describe the absence of one. */
 @ApiTags('session')
+@PersonalRoute()
 @Controller('session')
 export class SessionsController {
   constructor(private readonly cookies: SessionCookies) {}

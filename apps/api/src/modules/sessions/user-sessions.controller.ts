@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Param, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount, MasterOnly } from '../../common/auth/auth.decorators';
+import { CurrentAccount, MasterOnly, PersonalRoute } from '../../common/auth/auth.decorators';
 import { SessionCookies } from '../../common/auth/session-cookies';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { UserSessionEndedResponse, UserSessionResponse, UserSessionsEndedResponse } from './dto/session.responses';
@@ -17,6 +17,7 @@ const ID_PARAM = { name: 'id', description: 'A session id as GET /user/session l
  * sign the owner out.
  */
 @ApiTags('session')
+@PersonalRoute()
 @Controller('user/session')
 @MasterOnly()
 export class UserSessionsController {

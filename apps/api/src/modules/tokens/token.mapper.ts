@@ -1,4 +1,4 @@
-import { type ApiTokenWire, formatSqlTimestamp, type AnyJson } from '@dts/domain';
+import { type ApiTokenWire, formatSqlTimestamp, type AnyJson, type KeyRight } from '@dts/domain';
 import type { ApiTokenEntity } from '@dts/persistence';
 
 /** `hash` is the decrypted token value: docs/api.md §15 lists it, and the owner needs it to use the token. */
@@ -13,5 +13,6 @@ export function toApiTokenWire(token: ApiTokenEntity, value: string): ApiTokenWi
     type: token.type,
     name: token.name,
     meta: (token.meta ?? null) as AnyJson,
+    rights: token.rights as KeyRight[] | null,
   };
 }

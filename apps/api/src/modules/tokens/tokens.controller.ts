@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, KeyRight, OrgRole } from '../../common/auth/auth.decorators';
 import { ApiResult } from '../../common/http/api-result';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { ApiTokenResponse } from './dto/api-token.response';
@@ -11,6 +11,9 @@ import { TokensService } from './tokens.service';
 
 @ApiTags('tokens')
 @Controller('user/token')
+@KeyRight('keys', { reads: true })
+// Keys are an organisation's settings: its admins' and owners' (docs/api.md §20); a person's own account is theirs.
+@OrgRole('admin')
 export class TokensController {
   constructor(private readonly tokens: TokensService) {}
 

@@ -1,6 +1,6 @@
 import { TokenCryptoService } from '@dts/platform';
 import { Injectable } from '@nestjs/common';
-import { type ApiTokenWire, formatSqlTimestamp, MAX_TOKENS_PER_ACCOUNT, parseSqlTimestamp, tokenTypeOf } from '@dts/domain';
+import { type ApiTokenWire, formatSqlTimestamp, MAX_TOKENS_PER_ACCOUNT, parseSqlTimestamp, tokenTypeOf, type KeyRight } from '@dts/domain';
 import { TokensRepository } from '@dts/persistence';
 import { type AuthPrincipal, isMasterCredential } from '../../common/auth/auth-principal';
 import { CredentialRevocations } from '../../common/auth/credential-revocations';
@@ -33,6 +33,7 @@ export class TokensService {
       throw ApiException.of('FORBIDDEN', 'an app token cannot create a master token', 'type');
     }
     const until = this.childExpiry(principal, dto.until ? parseSqlTimestamp(dto.until) : null);
+    const rights = this.childRights(principal, dto.rights ?? null);
     const value = this.crypto.generate();
     const created = await this.tokens.createWithinLimit(
       {
@@ -42,6 +43,9 @@ export class TokensService {
         type,
         name: dto.name ?? null,
         until,
+        // An organisation's key acts with its maker's role and ends when they leave.
+        createdBy: principal.organisation ? principal.userId : null,
+        rights,
       },
       MAX_TOKENS_PER_ACCOUNT,
     );
@@ -61,6 +65,16 @@ export class TokensService {
     if (requested.getTime() > cap.getTime()) {
       throw ApiException.validation('until', `a token may not outlive the token that creates it (until ${formatSqlTimestamp(cap)} at most)`);
     }
+    return requested;
+  }
+
+  /** A key never has more rights than the key that makes it: without a list it gets the maker's list. */
+  private childRights(principal: AuthPrincipal, requested: KeyRight[] | null): KeyRight[] | null {
+    const cap = principal.rights;
+    if (cap === null) return requested;
+    if (requested === null) return cap;
+    const beyond = requested.filter((right) => !cap.includes(right));
+    if (beyond.length > 0) throw ApiException.of('RIGHT_REQUIRED', `a key cannot give rights it does not have: ${beyond.join(', ')}`, 'rights');
     return requested;
   }
 

@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Eui } from '@dts/domain';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount } from '../../common/auth/auth.decorators';
+import { CurrentAccount, OrganisationInQuery } from '../../common/auth/auth.decorators';
 import { RawResponse } from '../../common/http/envelope.interceptor';
 import { openConnection, sendStream } from '../../common/http/send-stream';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
@@ -24,6 +24,7 @@ export class UplinksController {
 
   @Get('user/device/table/:eui')
   @RawResponse()
+  @OrganisationInQuery({ inQueryDto: true })
   @ApiOperation({ summary: 'One row per uplink (the whole history by default, oldest first), streamed as JSON, CSV or NDJSON' })
   @ApiParam(EUI_PARAM)
   @ApiExportResponse([UplinkRecordResponse], {
@@ -43,6 +44,7 @@ export class UplinksController {
   }
 
   @Get('user/device/data/:eui')
+  @OrganisationInQuery({ inQueryDto: true })
   @RawResponse()
   @ApiOperation({ summary: 'Measurement rows, streamed as JSON, CSV or NDJSON; `filter` picks members and adds meta {data_types, cache_file_version} (JSON)' })
   @ApiParam(EUI_PARAM)

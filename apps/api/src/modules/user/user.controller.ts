@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthStateWire } from '@dts/domain';
 import type { Request } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { AuthThrottle, CurrentAccount, MasterOnly, Public } from '../../common/auth/auth.decorators';
+import { AuthThrottle, CurrentAccount, MasterOnly, Public, PersonalRoute } from '../../common/auth/auth.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { AuthStateResponse } from '../auth/dto/auth-responses.dto';
 import { AccountResponse } from './dto/account.response';
@@ -25,6 +25,7 @@ export class UserController {
 
   @Patch()
   @MasterOnly()
+  @PersonalRoute()
   @ApiOperation({
     summary: 'Change the account’s e-mail address (session or master token; the password confirms it)',
     description:
@@ -37,6 +38,7 @@ export class UserController {
   }
 
   @Post('email/verify')
+  @PersonalRoute()
   @AuthThrottle()
   @HttpCode(200)
   @ApiOperation({

@@ -18,10 +18,24 @@ export class UserService {
     private readonly jobs: JobQueue,
   ) {}
 
+  /**
+   * The caller's account, with the plan (max_devices, expiration, retention) of the account the
+   * request acts in: a session in an organisation is the person under the organisation's plan; an
+   * organisation's key is the organisation (docs/api.md §20).
+   */
   async me(principal: AuthPrincipal): Promise<AccountWire> {
-    const account = await this.accounts.findById(principal.accountId);
-    if (!account) throw ApiException.notFound('account');
-    return toAccountWire(account, this.config.timeseries.uplinkRetentionDays);
+    const acting = await this.accounts.findById(principal.accountId);
+    const person = principal.organisation && principal.via === 'session' ? await this.accounts.findById(principal.userId) : acting;
+    if (!acting || !person) throw ApiException.notFound('account');
+    const plan = toAccountWire(acting, this.config.timeseries.uplinkRetentionDays);
+    const wire = toAccountWire(person, this.config.timeseries.uplinkRetentionDays);
+    return {
+      ...wire,
+      subscription: plan.subscription,
+      expiration: plan.expiration,
+      max_devices: plan.max_devices,
+      uplink_retention_effective_days: plan.uplink_retention_effective_days,
+    };
   }
 
   /**
@@ -43,7 +57,7 @@ export class UserService {
         throw ApiException.of('EMAIL_TAKEN', 'an account with this e-mail address exists', 'email');
       await this.mailVerification(account.id, dto.email);
     }
-    return this.me(principal);
+    return this.me({ ...principal, accountId: principal.userId, organisation: null });
   }
 
   /** Sends the verification mail again (a new token: the earlier one stops working), to the address there is to verify. */

@@ -11,6 +11,7 @@ import { EMPTY_FILTER, type GalleryFilter, readGalleryFilter, STATUS_TEXT, write
 import { cameraOptions } from '../../lib/camera-trap';
 import { noun, utcText } from '../../lib/format';
 import { UploadCard } from './UploadCard';
+import { useCan } from '../../api/organisation';
 
 const SCORES = [0.25, 0.5, 0.7, 0.8, 0.9, 0.95].map((s) => ({ value: String(s), label: `at least ${Math.round(s * 100)} %` }));
 
@@ -177,10 +178,12 @@ export function GalleryPage() {
   const devices = useAllDevices().data;
   const datamodel = useDatamodel().data;
   const cameras = useMemo(() => cameraOptions(devices ?? [], datamodel, filter.eui), [devices, datamodel, filter.eui]);
+  // Uploading is an operator's; a viewer browses.
+  const operator = useCan('operator');
   return (
     <>
       <PageHeader title="Camera traps" />
-      <UploadCard cameras={cameras} camera={filter.eui} />
+      {operator ? <UploadCard cameras={cameras} camera={filter.eui} /> : null}
       <GalleryFilters filter={filter} setFilter={setFilter} cameras={cameras} />
       <PhotoGrid
         filter={filter}

@@ -10,6 +10,7 @@ import { type Neighbours, neighbours, readGalleryFilter, STATUS_TEXT } from '../
 import { num, utcText } from '../../lib/format';
 import { PhotoAnnotator } from './PhotoAnnotator';
 import { usePhotoDraft } from './usePhotoDraft';
+import { useCan } from '../../api/organisation';
 
 /** The signed link's path and query: the file comes from this origin whatever PUBLIC_BASE_URL names (the CSP allows 'self'). */
 const sameOrigin = (url: string) => {
@@ -119,6 +120,7 @@ function PhotoView({
     return () => window.removeEventListener('keydown', onKey);
   });
 
+  const operator = useCan('operator');
   const info = details(d);
   const step = (target: { devEUI: string; hash: string }, label: 'Previous' | 'Next') => (
     <Link
@@ -146,18 +148,20 @@ function PhotoView({
           <>
             {previous ? step(previous, 'Previous') : null}
             {next ? step(next, 'Next') : null}
-            <ConfirmButton
-              label={
-                <>
-                  <Trash2 aria-hidden size={14} /> Delete
-                </>
-              }
-              confirm="Delete this photo?"
-              pending={remove.isPending}
-              onConfirm={() =>
-                remove.mutate({ eui, hash }, { onSuccess: () => navigate(next ? href(next) : previous ? href(previous) : back, { replace: true }) })
-              }
-            />
+            {operator ? (
+              <ConfirmButton
+                label={
+                  <>
+                    <Trash2 aria-hidden size={14} /> Delete
+                  </>
+                }
+                confirm="Delete this photo?"
+                pending={remove.isPending}
+                onConfirm={() =>
+                  remove.mutate({ eui, hash }, { onSuccess: () => navigate(next ? href(next) : previous ? href(previous) : back, { replace: true }) })
+                }
+              />
+            ) : null}
           </>
         }
       />

@@ -9,29 +9,33 @@ import { useCodecs, useImportCodec } from '../../hooks/codecs';
 import { useNow } from '../../hooks/now';
 import { relativeTime } from '../../lib/format';
 import { ExamplesSummary } from './ExamplesTable';
+import { useCan } from '../../api/organisation';
 
 /** The account's codecs: open one to edit and try it, write a new one, or import one from the device repository. */
 export function CodecsPage() {
   const codecs = useCodecs();
   const [importing, setImporting] = useState(false);
   const now = useNow();
+  const operator = useCan('operator');
   return (
     <>
       <PageHeader
         title="Codecs"
         subtitle="Your own payload decoders, in the codec convention device makers publish (decodeUplink). Use one as a device’s decoder."
         actions={
-          <>
-            <button type="button" onClick={() => setImporting(!importing)} aria-expanded={importing}>
-              <FileUp aria-hidden size={16} /> Import from the device repository
-            </button>
-            <Link href="/codecs/new" className="button primary">
-              <Plus aria-hidden size={16} /> New codec
-            </Link>
-          </>
+          operator ? (
+            <>
+              <button type="button" onClick={() => setImporting(!importing)} aria-expanded={importing}>
+                <FileUp aria-hidden size={16} /> Import from the device repository
+              </button>
+              <Link href="/codecs/new" className="button primary">
+                <Plus aria-hidden size={16} /> New codec
+              </Link>
+            </>
+          ) : undefined
         }
       />
-      {importing ? <ImportCodecForm /> : null}
+      {importing && operator ? <ImportCodecForm /> : null}
       <Card>
         {codecs.isPending ? <Loading what="Loading codecs" /> : null}
         <ErrorBox error={codecs.error} />

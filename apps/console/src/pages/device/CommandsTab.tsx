@@ -7,6 +7,7 @@ import { Card, ErrorBox, Loading, StatusBadge } from '../../components/ui';
 import { useAvailableCommands, useCancelCommand, useCommands, useFlushCommands, useSendCommand } from '../../hooks/commands';
 import { type FormValues, namedCommandRequest, paramFields, type RawEncoding, rawCommandRequest } from '../../lib/command-form';
 import type { CommandShow } from '../../lib/live-merge';
+import { useCan } from '../../api/organisation';
 
 function NamedForm({ eui, command }: { eui: string; command: AvailableCommandWire }) {
   const send = useSendCommand(eui);
@@ -120,6 +121,8 @@ export function CommandsTab({ eui }: { eui: string }) {
   const waiting = waitingList.data?.pages.reduce((n, page) => n + page.rows.length, 0) ?? 0;
   const [choice, setChoice] = useState('');
   const named = available.data?.find((c) => c.name === choice);
+  // A viewer sees the commands, not controls it cannot use.
+  const operator = useCan('operator');
   const columns: Column<CommandWire>[] = [
     { key: 'time', header: 'Created (UTC)', className: 'nowrap mono', render: (c) => c.time_stamp },
     {
@@ -140,7 +143,7 @@ export function CommandsTab({ eui }: { eui: string }) {
       header: 'Action',
       render: (c) =>
         // Not on the device yet: still ours, or waiting in the network's queue.
-        isWaiting(c.status) ? (
+        operator && isWaiting(c.status) ? (
           <button type="button" className="ghost small" onClick={() => cancel.mutate(c.uid)} disabled={cancel.isPending} aria-label={`Cancel command ${c.uid}`}>
             Cancel
           </button>
@@ -149,22 +152,24 @@ export function CommandsTab({ eui }: { eui: string }) {
   ];
   return (
     <div className="device-grid">
-      <Card title="Send a command" id="send-command">
-        <SelectField
-          label="Command"
-          value={choice}
-          onChange={(e) => setChoice(e.target.value)}
-          empty="Raw downlink (port and bytes)"
-          options={(available.data ?? []).map((c) => ({ value: c.name, label: c.name }))}
-        />
-        <ErrorBox error={available.error} />
-        {named ? <NamedForm key={named.name} eui={eui} command={named} /> : <RawForm eui={eui} />}
-      </Card>
+      {operator ? (
+        <Card title="Send a command" id="send-command">
+          <SelectField
+            label="Command"
+            value={choice}
+            onChange={(e) => setChoice(e.target.value)}
+            empty="Raw downlink (port and bytes)"
+            options={(available.data ?? []).map((c) => ({ value: c.name, label: c.name }))}
+          />
+          <ErrorBox error={available.error} />
+          {named ? <NamedForm key={named.name} eui={eui} command={named} /> : <RawForm eui={eui} />}
+        </Card>
+      ) : null}
       <Card
         title="Commands"
         id="commands"
         actions={
-          waiting > 0 ? (
+          operator && waiting > 0 ? (
             <button type="button" className="ghost small" onClick={() => flush.mutate()} disabled={flush.isPending}>
               Cancel all waiting ({waiting}
               {waitingList.hasNextPage ? '+' : ''})

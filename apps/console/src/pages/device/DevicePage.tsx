@@ -13,6 +13,7 @@ import { LiveTab } from './LiveTab';
 import { PhotosTab } from './PhotosTab';
 import { SettingsTab } from './SettingsTab';
 import { UplinksTab } from './UplinksTab';
+import { useCan } from '../../api/organisation';
 
 const TABS = [
   { id: 'live', label: 'Live' },
@@ -29,6 +30,8 @@ export function DevicePage({ eui, tab }: { eui: string; tab: string }) {
   const now = useNow();
   const datamodel = useDatamodel().data;
   const hasPhotos = useHasPhotos(eui).data ?? false;
+  // A viewer gets no Settings tab: nothing on it is theirs to change.
+  const operator = useCan('operator');
   if (device.isPending) return <Loading what="Loading the device" />;
   if (device.error instanceof ApiError && device.error.status === 404) {
     return (
@@ -42,7 +45,7 @@ export function DevicePage({ eui, tab }: { eui: string; tab: string }) {
   }
   if (!device.data) return <ErrorBox error={device.error} />;
   const d = device.data;
-  const tabs = TABS.filter((t) => t.id !== 'photos' || isCameraTrap(d, datamodel, hasPhotos));
+  const tabs = TABS.filter((t) => (t.id !== 'photos' || isCameraTrap(d, datamodel, hasPhotos)) && (t.id !== 'settings' || operator));
   const current = tabs.find((t) => t.id === tab) ?? tabs[0]!;
   return (
     <>

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Card, ErrorBox, Loading } from '../../components/ui';
 import { useUplinkPages } from '../../hooks/uplinks';
 import { plural, retentionText, utcText } from '../../lib/format';
+import { organisationQuery } from '../../api/organisation';
 import { UplinkRows } from './UplinkRows';
 
 /** Every uplink, newest first, in pages as the table scrolls; the whole history as CSV or NDJSON. */
@@ -21,10 +22,10 @@ export function UplinksTab({ eui }: { eui: string }) {
       actions={
         <div className="actions">
           {/* Same-origin links: the session cookie goes with them and the browser saves the stream as it comes. */}
-          <a className="button" href={`/user/device/table/${eui}?format=csv`} download={`${eui}-table.csv`}>
+          <a className="button" href={`/user/device/table/${eui}?format=csv${organisationQuery('&')}`} download={`${eui}-table.csv`}>
             <Download aria-hidden size={16} /> Export CSV
           </a>
-          <a className="button" href={`/user/device/table/${eui}?format=ndjson`} download={`${eui}-table.ndjson`}>
+          <a className="button" href={`/user/device/table/${eui}?format=ndjson${organisationQuery('&')}`} download={`${eui}-table.ndjson`}>
             <Download aria-hidden size={16} /> Export NDJSON
           </a>
         </div>

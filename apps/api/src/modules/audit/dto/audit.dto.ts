@@ -64,6 +64,8 @@ export class AuditEventResponse implements AuditEventWire {
   @ApiProperty({ example: '1042' }) id!: string;
   @ApiProperty({ example: '2026-11-28T15:04:05.123Z' }) at!: string;
   @ApiProperty({ type: 'integer', nullable: true }) account_id!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The organisation the call acted in; null: the caller’s own account.' }) organisation_id!:
+    number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The caller’s username, or the name a sign-in was tried with.' }) username!: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) token_uid!: number | null;
   @ApiProperty({ enum: ['session', 'token'], nullable: true }) via!: 'session' | 'token' | null;

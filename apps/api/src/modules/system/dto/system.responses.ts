@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ROUTE_AUTH_LEVELS, type RouteAuthLevel, type RouteWire, type VersionWire } from '@dts/domain';
+import { ROUTE_AUTH_LEVELS, type RouteAuthLevel, type RouteWire, type VersionWire, ORG_ROLES, type OrgRole, KEY_RIGHTS, type KeyRight } from '@dts/domain';
 
 export class VersionResponse implements VersionWire {
   @ApiProperty({ example: '0.1.0' }) version!: string;
@@ -16,4 +16,23 @@ export class RouteResponse implements RouteWire {
     description: 'What a caller needs as the service is configured. `metrics`: the METRICS_TOKEN (a metrics route without one configured is `none`).',
   })
   auth!: RouteAuthLevel;
+
+  @ApiProperty({
+    enum: ORG_ROLES,
+    nullable: true,
+    description: 'The least role a member needs when the request acts in an organisation (docs/api.md §20); null for a route that does not act in an account.',
+  })
+  role!: OrgRole | null;
+
+  @ApiProperty({
+    description: 'The route acts on the person calling (profile, sessions, memberships), in no organisation; an organisation’s key may not call it.',
+  })
+  personal!: boolean;
+
+  @ApiProperty({
+    enum: KEY_RIGHTS,
+    nullable: true,
+    description: 'The right an API key with a list of rights needs (docs/api.md §20); null: only a key without a list, or a session.',
+  })
+  right!: KeyRight | null;
 }

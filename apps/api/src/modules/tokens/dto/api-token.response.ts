@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ApiTokenWire, TokenType, AnyJson } from '@dts/domain';
+import { type ApiTokenWire, type TokenType, type AnyJson, KEY_RIGHTS, type KeyRight } from '@dts/domain';
 import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator';
 
 export class ApiTokenResponse implements ApiTokenWire {
@@ -12,4 +12,11 @@ export class ApiTokenResponse implements ApiTokenWire {
   @ApiProperty({ enum: ['app', 'master'] }) type!: TokenType;
   @ApiProperty({ type: String, nullable: true }) name!: string | null;
   @ApiProperty({ ...ANY_JSON_SCHEMA, description: 'Any JSON; null when unset.' }) meta!: AnyJson;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', enum: [...KEY_RIGHTS] },
+    nullable: true,
+    description: 'What the key may do (docs/api.md §20); null: everything its type allows.',
+  })
+  rights!: KeyRight[] | null;
 }

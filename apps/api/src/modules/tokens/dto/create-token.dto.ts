@@ -1,6 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
-import { parseSqlTimestamp, TOKEN_NAME_MAX_LENGTH, TOKEN_REQUEST_TYPES, type TokenRequestType, type CreateTokenRequest } from '@dts/domain';
+import { ArrayUnique, IsArray, IsIn, IsOptional, IsString, MaxLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  KEY_RIGHTS,
+  type KeyRight,
+  parseSqlTimestamp,
+  TOKEN_NAME_MAX_LENGTH,
+  TOKEN_REQUEST_TYPES,
+  type TokenRequestType,
+  type CreateTokenRequest,
+} from '@dts/domain';
 
 @ValidatorConstraint({ name: 'futureTimestamp' })
 class FutureTimestamp implements ValidatorConstraintInterface {
@@ -29,4 +37,18 @@ export class CreateTokenDto implements CreateTokenRequest {
   @IsOptional()
   @Validate(FutureTimestamp)
   until?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...KEY_RIGHTS] },
+    nullable: true,
+    example: ['read', 'commands'],
+    description:
+      'What the key may do (docs/api.md §20); absent or null: everything its type allows. A key with a list makes keys with at most its own rights (absent: the same list).',
+  })
+  @IsOptional()
+  @IsArray({ message: 'rights must be a list of rights' })
+  @ArrayUnique({ message: 'rights must not repeat a right' })
+  @IsIn(KEY_RIGHTS, { each: true, message: `each right must be one of ${KEY_RIGHTS.join(', ')}` })
+  rights?: KeyRight[] | null;
 }

@@ -49,6 +49,11 @@ export class HistoryQueryDto {
   @IsOptional()
   @IsIn(EXPORT_FORMATS, { message: 'format must be json, csv or ndjson' })
   format?: ExportFormat;
+
+  @ApiPropertyOptional({ description: 'The organisation to act in, as X-Organisation, for a download link (which sends no headers; docs/api.md §20).' })
+  @IsOptional()
+  @IsString({ message: 'organisation must be the name or id of an organisation' })
+  organisation?: string;
 }
 
 /** GET /user/device/table/{eui} also takes `issues`. */

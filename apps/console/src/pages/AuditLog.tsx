@@ -4,6 +4,7 @@ import { type Column, DataTable } from '../components/DataTable';
 import { SelectField, TextField } from '../components/form';
 import { Card, ErrorBox, Loading } from '../components/ui';
 import { useAudit } from '../hooks/admin';
+import { useOrganisationAudit } from '../hooks/organisations';
 
 type Filter = Omit<AuditQuery, 'cursor' | 'format' | 'limit'>;
 
@@ -43,17 +44,42 @@ const columns: Column<AuditEventWire>[] = [
   { key: 'ip', header: 'Address', render: (e) => <span className="mono small">{e.ip ?? '–'}</span> },
 ];
 
-/** Every state-changing call and sign-in, newest first, filtered; the same filter as a CSV download. */
+type AuditQueryState = ReturnType<typeof useAudit>;
+
+/** Every state-changing call and sign-in of the platform, newest first, filtered (administrators). */
 export function AdminAudit() {
-  const [form, setForm] = useState({ username: '', action: '', result: '' });
   const [filter, setFilter] = useState<Filter>({});
-  const audit = useAudit(filter);
+  return <AuditLogCard audit={useAudit(filter)} csvPath="/admin/audit" filter={filter} onFilter={setFilter} example="/admin/" />;
+}
+
+/** The calls made in an organisation (its admins and owners), newest first, filtered. */
+export function OrganisationAudit({ uid }: { uid: number }) {
+  const [filter, setFilter] = useState<Filter>({});
+  return <AuditLogCard audit={useOrganisationAudit(uid, filter)} csvPath={`/org/${uid}/audit`} filter={filter} onFilter={setFilter} example="/user/device/" />;
+}
+
+/** The audit log's records, newest first, with filters; the same filter as a CSV download. */
+function AuditLogCard({
+  audit,
+  csvPath,
+  filter,
+  onFilter,
+  example,
+}: {
+  audit: AuditQueryState;
+  csvPath: string;
+  filter: Filter;
+  onFilter: (f: Filter) => void;
+  /** The action filter's placeholder: a path worth narrowing by here. */
+  example: string;
+}) {
+  const [form, setForm] = useState({ username: '', action: '', result: '' });
   const rows = useMemo(() => audit.data?.pages.flatMap((p) => p.events) ?? [], [audit.data]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setFilter(filterOf(form));
+    onFilter(filterOf(form));
   };
-  const csv = `/admin/audit?${new URLSearchParams({ ...(filter as Record<string, string>), format: 'csv' }).toString()}`;
+  const csv = `${csvPath}?${new URLSearchParams({ ...(filter as Record<string, string>), format: 'csv' }).toString()}`;
   return (
     <Card
       title="Audit log"
@@ -66,7 +92,7 @@ export function AdminAudit() {
     >
       <form className="toolbar inline-form" role="search" aria-label="Filter the audit log" onSubmit={submit}>
         <TextField label="Account or sign-in name" value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
-        <TextField label="Action contains" placeholder="/admin/" value={form.action} onChange={(e) => setForm({ ...form, action: e.target.value })} />
+        <TextField label="Action contains" placeholder={example} value={form.action} onChange={(e) => setForm({ ...form, action: e.target.value })} />
         <SelectField
           label="Result"
           value={form.result}
