@@ -181,6 +181,8 @@ describe('GET /admin/info, /admin/accounts, /cache/entries', () => {
         devices: 2,
         uplink_retention_days: null,
         uplink_retention_effective_days: null,
+        kind: 'person',
+        members: null,
       });
       expect(all.data.find((a) => a.username === ADMIN.username)).toMatchObject({ groupid: 1 });
       // Searched (username or e-mail, any case), and paged two at a time without repeats.

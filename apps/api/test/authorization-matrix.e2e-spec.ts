@@ -711,6 +711,11 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
     },
     {
+      route: 'GET /admin/accounts/{id}/members',
+      target: async () => ({ path: `/admin/accounts/${fx.org}/members` }),
+      expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 200 },
+    },
+    {
       route: 'POST /admin/accounts/{id}/password-reset',
       target: async () => ({ path: `/admin/accounts/${owner.account.id}/password-reset` }),
       expect: { owner: ADMIN_ONLY, shared: ADMIN_ONLY, other: ADMIN_ONLY, admin: 202 },

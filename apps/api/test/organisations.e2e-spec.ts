@@ -29,6 +29,7 @@ import { startSmtpServer, verificationToken } from './support/smtp-server';
 type Person = Awaited<ReturnType<typeof accountWithCredentials>>;
 const newEui = () => randomBytes(8).toString('hex').toUpperCase();
 const INVITED = /^You are invited to /;
+const ADMIN = { username: 'org_admin', password: 'org-admin-password-0123' };
 
 describe('organisations, members, roles and invitations', () => {
   let svc: TestService;
@@ -67,7 +68,9 @@ describe('organisations, members, roles and invitations', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    svc = await startTestService({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
+    svc = await startTestService({
+      env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
+    });
     alice = await verifiedPerson('alice');
     bob = await verifiedPerson('bob');
     org = expectSuccess<OrganisationWire>(await as(alice).post('/org', { name: `fleet-${randomBytes(3).toString('hex')}`, fullname: 'The fleet' }), 201);
@@ -399,6 +402,33 @@ describe('organisations, members, roles and invitations', () => {
       // And the table is not empty of what it tests.
       expect(routes.filter((r) => r.role === 'admin').length).toBeGreaterThan(5);
       expect(routes.filter((r) => r.personal).length).toBeGreaterThan(10);
+    });
+  });
+
+  describe('administrators', () => {
+    it('list organisations apart, inspect their members, set their plan and disable one: its members stop acting in it', async () => {
+      const cookie = await login(svc, { id: 0, email: '', ...ADMIN });
+      const admin = (t: Test) => t.set('Cookie', cookie);
+      const team = expectSuccess<OrganisationWire>(await as(alice).post('/org', { name: `plan-${randomBytes(3).toString('hex')}` }), 201);
+      const listed = expectSuccess<{ id: number; kind: string; members: number | null }[]>(
+        await admin(svc.http().get(`/admin/accounts?kind=organisation&q=${team.name}`)),
+      );
+      expect(listed).toEqual([expect.objectContaining({ id: team.id, kind: 'organisation', members: 1, email: '' })]);
+      expect(expectSuccess<{ kind: string }[]>(await admin(svc.http().get('/admin/accounts?kind=person'))).every((a) => a.kind === 'person')).toBe(true);
+      expectError(await admin(svc.http().get('/admin/accounts?kind=robot')), 400, 'VALIDATION_FAILED', 'kind');
+      expect(expectSuccess<MemberWire[]>(await admin(svc.http().get(`/admin/accounts/${team.id}/members`))).map((m) => [m.username, m.role])).toEqual([
+        [alice.account.username, 'owner'],
+      ]);
+      expectError(await admin(svc.http().get(`/admin/accounts/${alice.account.id}/members`)), 404, 'NOT_FOUND', 'id');
+      expectError(await admin(svc.http().post(`/admin/accounts/${team.id}/password-reset`)), 400, 'VALIDATION_FAILED', 'id');
+      // Its plan is an administrator's to set, as any account's.
+      expectSuccess(await admin(svc.http().patch(`/admin/accounts/${team.id}`)).send({ max_devices: 3 }));
+      expect(expectSuccess<{ max_devices: number }>(await as(alice, team.name).get('/user')).max_devices).toBe(3);
+      // Disabled: nobody acts in it until it is enabled again.
+      expectSuccess(await admin(svc.http().patch(`/admin/accounts/${team.id}`)).send({ active: 0 }));
+      expectError(await as(alice, team.name).get('/user/device'), 404, 'NOT_FOUND', 'X-Organisation');
+      expectSuccess(await admin(svc.http().patch(`/admin/accounts/${team.id}`)).send({ active: 1 }));
+      expectSuccess(await as(alice, team.name).get('/user/device'));
     });
   });
 

@@ -138,6 +138,7 @@ const EXPECTED_ROUTES: Record<string, 'none' | 'user' | 'admin' | 'ingest' | 'me
   'GET /admin/audit': 'admin',
   'PATCH /admin/accounts/{id}': 'admin',
   'POST /admin/accounts/{id}/password-reset': 'admin',
+  'GET /admin/accounts/{id}/members': 'admin',
   'DELETE /admin/accounts/{id}': 'admin',
   // Organisations (docs/api.md §20).
   'GET /org': 'user',

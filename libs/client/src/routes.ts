@@ -159,6 +159,7 @@ export const ROUTES = {
   adminAccountPasswordReset: route('POST', '/admin/accounts/{id}/password-reset'),
   adminAccountDelete: route('DELETE', '/admin/accounts/{id}'),
   adminAudit: route('GET', '/admin/audit'),
+  adminAccountMembers: route('GET', '/admin/accounts/{id}/members'),
   // Organisations (docs/api.md §20)
   orgList: route('GET', '/org'),
   orgCreate: route('POST', '/org'),

@@ -1,10 +1,12 @@
 import { ApiError, DeviceTelemetryClient } from '@dts/client';
+import { actingOrganisation, onActingChanged } from './acting';
 
 /**
  * The one client of the console: same origin, so the session cookie travels by itself (HttpOnly:
- * the console never sees it) and no token is kept in the browser.
+ * the console never sees it) and no token is kept in the browser. It acts where the console acts.
  */
-export const api = new DeviceTelemetryClient({ baseUrl: window.location.origin });
+export const api = new DeviceTelemetryClient({ baseUrl: window.location.origin, organisation: actingOrganisation() ?? undefined });
+onActingChanged((name) => api.actIn(name ?? undefined));
 
 /** Listeners told when any call finds the session gone (401): the shell returns to sign-in. */
 const sessionLost = new Set<() => void>();

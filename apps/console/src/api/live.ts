@@ -5,7 +5,7 @@ import { type GalleryFilter, mergeImageEvent } from '../lib/gallery';
 import { mergeUplinks, positionOf } from '../lib/live-merge';
 import { mergeCommandInLists } from './command-cache';
 import { keys } from './keys';
-import { organisationQuery, useActingOrganisation } from './organisation';
+import { organisationQuery, useActingOrganisation } from './acting';
 import { writeThrough } from './write-through';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';

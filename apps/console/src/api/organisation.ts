@@ -1,44 +1,10 @@
 import { type OrgRole, roleAtLeast } from '@dts/domain';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { actingOrganisation, setActingOrganisation, useActingOrganisation } from './acting';
 import { api } from './client';
 import { keys } from './keys';
 
-/**
- * Where the console acts: the person's own account, or an organisation (docs/api.md §20). Kept per
- * tab (sessionStorage), so that two tabs may act in two organisations; every call of the console's
- * client carries it as X-Organisation, the live feed as `?organisation=`.
- */
-const STORAGE_KEY = 'dts.organisation';
-const listeners = new Set<() => void>();
-
-function stored(): string | undefined {
-  try {
-    return sessionStorage.getItem(STORAGE_KEY) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-api.actIn(stored());
-
-/** The organisation's name, or null in the person's own account. */
-export function actingOrganisation(): string | null {
-  return api.organisation ?? null;
-}
-
-export function useActingOrganisation(): string | null {
-  return useSyncExternalStore((listener) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  }, actingOrganisation);
-}
-
-/** The query string that names where the console acts, for what sends no headers (EventSource, download links). */
-export function organisationQuery(prefix: '?' | '&'): string {
-  const name = actingOrganisation();
-  return name === null ? '' : `${prefix}organisation=${encodeURIComponent(name)}`;
-}
+export { actingOrganisation, organisationQuery, useActingOrganisation } from './acting';
 
 /**
  * Acts elsewhere from now on. What the console held of the previous account goes at once (nothing
@@ -46,16 +12,9 @@ export function organisationQuery(prefix: '?' | '&'): string {
  */
 export function switchOrganisation(client: QueryClient, name: string | null): void {
   if (name === actingOrganisation()) return;
-  try {
-    if (name === null) sessionStorage.removeItem(STORAGE_KEY);
-    else sessionStorage.setItem(STORAGE_KEY, name);
-  } catch {
-    // Private windows may refuse storage: the choice then lasts until the page is reloaded.
-  }
-  api.actIn(name ?? undefined);
+  setActingOrganisation(name);
   client.removeQueries({ predicate: (q) => !['me', 'organisations', 'invitations'].includes(String(q.queryKey[0])) });
   void client.invalidateQueries({ queryKey: keys.me });
-  for (const listener of listeners) listener();
 }
 
 /** The organisations the person is a member of, with their role in each. */

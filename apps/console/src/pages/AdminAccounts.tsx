@@ -187,7 +187,7 @@ function AccountActions({ account, onDelete }: { account: AdminAccountWire; onDe
               Enable
             </button>
           )}
-          {reset.isSuccess ? (
+          {account.kind === 'organisation' ? null : reset.isSuccess ? (
             // In place of the button, so that the row keeps its height; the address is the row's own.
             <span className="muted small" role="status" title={`Mailed to ${reset.data.email}`}>
               Reset link mailed
@@ -217,8 +217,12 @@ export function AdminAccounts() {
   const total = accounts.data?.pages[0]?.meta.total;
   const columns: Column<AdminAccountWire>[] = [
     { key: 'username', header: 'Account', render: (a) => <span>{a.username}</span> },
-    { key: 'email', header: 'E-mail', render: (a) => a.email },
-    { key: 'group', header: 'Role', render: (a) => (a.groupid === 1 ? 'admin' : 'user') },
+    { key: 'email', header: 'E-mail', render: (a) => (a.kind === 'organisation' ? <span className="muted">none: its members sign in</span> : a.email) },
+    {
+      key: 'group',
+      header: 'Kind',
+      render: (a) => (a.kind === 'organisation' ? `organisation, ${a.members ?? 0} members` : a.groupid === 1 ? 'administrator' : 'person'),
+    },
     { key: 'devices', header: 'Devices', className: 'num', render: (a) => <span data-devices={a.devices}>{a.devices}</span> },
     { key: 'login', header: 'Last sign-in (UTC)', render: (a) => a.last_login ?? 'never' },
     { key: 'limits', header: 'Device limit and expiry', render: (a) => <AccountLimits key={a.id} account={a} /> },

@@ -7,6 +7,7 @@ import type {
   AdminAccountWire,
   AdminInfoWire,
   AdminPasswordResetWire,
+  MemberWire,
   AuditEventWire,
   AuditPageMetaWire,
   AuditQuery,
@@ -68,6 +69,8 @@ export const adminApi = (t: Transport) => ({
   },
   /** Expiration, device limit, retention; `active: 0` disables the account (sessions and tokens stop everywhere). */
   updateAccount: (id: number, body: AdminAccountUpdateRequest) => t.data<AdminAccountWire>(ROUTES.adminAccountUpdate, { params: { id }, body }),
+  /** An organisation's members and their roles. */
+  members: (id: number) => t.data<MemberWire[]>(ROUTES.adminAccountMembers, { params: { id } }),
   /** Mails the account a password reset link. */
   passwordReset: (id: number) => t.data<AdminPasswordResetWire>(ROUTES.adminAccountPasswordReset, { params: { id } }),
   /** The audit log, newest first, a page at a time; `meta.next_cursor` is the next page's `cursor`. */

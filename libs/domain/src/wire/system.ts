@@ -83,7 +83,14 @@ export interface AdminAccountWire {
   uplink_retention_days: number | null;
   /** The retention in force for the account: its own, else the platform default; null: kept forever. */
   uplink_retention_effective_days: number | null;
+  /** `organisation`: an account people act in as members (docs/api.md §20); it never signs in. */
+  kind: AccountKind;
+  /** An organisation's members (GET /admin/accounts/{id}/members); null for a person. */
+  members: number | null;
 }
+
+export const ACCOUNT_KINDS = ['person', 'organisation'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 /** GET /admin/accounts's `meta`. */
 export interface AdminAccountListMetaWire {
@@ -94,6 +101,8 @@ export interface AdminAccountListMetaWire {
 export interface AdminAccountListQuery {
   /** Username or e-mail contains this text, without regard to case. */
   q?: string;
+  /** People or organisations only. */
+  kind?: AccountKind;
   limit?: number;
   cursor?: string;
 }

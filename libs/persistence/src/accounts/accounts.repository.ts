@@ -32,6 +32,9 @@ export interface AdminAccountRow {
   devices: number;
   /** The account's own retention of raw uplinks (days); null: the platform default. */
   uplink_retention_days: number | null;
+  kind: 'person' | 'organisation';
+  /** An organisation's members; null for a person. */
+  members: number | null;
 }
 
 /** An administrator's change of an account: each member given is set (retention null: the platform default). */
@@ -46,7 +49,8 @@ export interface AdminAccountChange {
 
 /** The accounts' columns of an AdminAccountRow, `a` being the account. */
 const ADMIN_COLUMNS = `a.id, a.username, a.email, a.fullname, a.groupid, a.active, a.created_at, a.last_login_at, to_char(a.expires_on, 'YYYY-MM-DD') AS expires_on,
-  a.max_devices, (SELECT count(*)::int FROM devices d WHERE d.owner_id = a.id AND d.deleted_at IS NULL) AS devices, a.uplink_retention_days`;
+  a.max_devices, (SELECT count(*)::int FROM devices d WHERE d.owner_id = a.id AND d.deleted_at IS NULL) AS devices, a.uplink_retention_days, a.kind,
+  CASE WHEN a.kind = 'organisation' THEN (SELECT count(*)::int FROM organisation_members m WHERE m.organisation_id = a.id) END AS members`;
 
 export type CreateAccountResult = { ok: true; account: AccountEntity } | { ok: false; conflict: 'username' | 'email' };
 
@@ -135,6 +139,7 @@ export class AccountsRepository {
     q: string | null,
     limit: number,
     after: { key: string; id: number } | null,
+    kind: 'person' | 'organisation' | null = null,
   ): Promise<{ rows: (AdminAccountRow & { username_key: string })[]; total: number }> {
     const pattern = q === null ? null : `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const [rows, [count]] = await Promise.all([
@@ -142,12 +147,14 @@ export class AccountsRepository {
         `SELECT ${ADMIN_COLUMNS}, a.username_key FROM accounts a
          WHERE ($1::text IS NULL OR a.username_key LIKE $1 OR a.email_key LIKE $1)
            AND ($2::text IS NULL OR (a.username_key, a.id) > ($2, $3::int))
+           AND ($5::text IS NULL OR a.kind = $5)
          ORDER BY a.username_key, a.id LIMIT $4`,
-        [pattern, after?.key ?? null, after?.id ?? null, limit],
+        [pattern, after?.key ?? null, after?.id ?? null, limit, kind],
       ) as Promise<(AdminAccountRow & { username_key: string })[]>,
-      this.ds.query('SELECT count(*)::int AS n FROM accounts a WHERE ($1::text IS NULL OR a.username_key LIKE $1 OR a.email_key LIKE $1)', [
-        pattern,
-      ]) as Promise<{ n: number }[]>,
+      this.ds.query(
+        'SELECT count(*)::int AS n FROM accounts a WHERE ($1::text IS NULL OR a.username_key LIKE $1 OR a.email_key LIKE $1) AND ($2::text IS NULL OR a.kind = $2)',
+        [pattern, kind],
+      ) as Promise<{ n: number }[]>,
     ]);
     return { rows, total: count?.n ?? 0 };
   }

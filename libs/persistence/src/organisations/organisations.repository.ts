@@ -61,12 +61,12 @@ export type CreateOrganisationResult = { ok: true; id: number } | { ok: false; r
 export type MemberChangeResult = 'ok' | 'not_member' | 'last_owner';
 export type InvitationAcceptResult = { ok: true; organisationId: number; role: OrgRole } | { ok: false };
 
-/** On every request that names an organisation: by name (case-insensitive) or id, with the caller's role. */
+/** On every request that names an organisation: by name (case-insensitive) or id, with the caller's role; a disabled organisation is none. */
 const MEMBERSHIP = statement(
   'organisation_membership',
   `SELECT a.id AS "organisationId", a.username AS name, m.role
    FROM accounts a JOIN organisation_members m ON m.organisation_id = a.id AND m.account_id = $2
-   WHERE a.kind = 'organisation' AND (a.username_key = lower($1) OR a.id::text = $1)`,
+   WHERE a.kind = 'organisation' AND a.active = 1 AND (a.username_key = lower($1) OR a.id::text = $1)`,
 );
 
 const ORGANISATION_COLUMNS = `a.id, a.username AS name, a.fullname, m.role,

@@ -55,7 +55,7 @@ const route = (handler: keyof HotController & string): HotRoute<HotController> =
   handler,
   call: (c, caller) => (c[handler] as (me: AuthPrincipal) => unknown)(caller),
 });
-const caller = { accountId: 7 } as AuthPrincipal;
+const caller = { accountId: 7, rights: null } as AuthPrincipal;
 
 describe('hot lane', () => {
   const toExpress: string[] = [];

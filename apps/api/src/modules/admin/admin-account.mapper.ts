@@ -18,5 +18,7 @@ export function toAdminAccountWire(row: AdminAccountRow, platformRetentionDays: 
     devices: row.devices,
     uplink_retention_days: row.uplink_retention_days,
     uplink_retention_effective_days: accountRetentionDays(row.uplink_retention_days, platformRetentionDays),
+    kind: row.kind,
+    members: row.members,
   };
 }

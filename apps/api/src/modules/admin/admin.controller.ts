@@ -13,6 +13,7 @@ import {
   AdminAccountUpdateDto,
   AdminPasswordResetResponse,
 } from './dto/admin-accounts.dto';
+import { MemberResponse } from '../organisations/dto/organisation.dto';
 import { AdminInfoResponse } from './dto/admin-info.responses';
 
 @ApiTags('admin')
@@ -53,6 +54,15 @@ export class AdminController {
   @ApiErrors('VALIDATION_FAILED', 'MALFORMED_JSON', 'AUTH_REQUIRED', 'ADMIN_ONLY', 'NOT_FOUND')
   updateAccount(@CurrentAccount() me: AuthPrincipal, @Param('id', IntParamPipe) id: number, @Body() dto: AdminAccountUpdateDto) {
     return this.admin.updateAccount(me, id, dto);
+  }
+
+  @Get('accounts/:id/members')
+  @ApiOperation({ summary: 'An organisation’s members and their roles (docs/api.md §20)' })
+  @ApiParam({ name: 'id', description: 'The organisation’s account id' })
+  @ApiEnvelope([MemberResponse])
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'ADMIN_ONLY', 'NOT_FOUND')
+  members(@Param('id', IntParamPipe) id: number) {
+    return this.admin.members(id);
   }
 
   @Post('accounts/:id/password-reset')

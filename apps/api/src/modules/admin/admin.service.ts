@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdminAccountDeletedWire, AdminAccountListMetaWire, AdminAccountWire, AdminInfoWire, AdminPasswordResetWire } from '@dts/domain';
-import { AccountsRepository, type AdminAccountRow, DataCacheRepository, SystemStatsRepository } from '@dts/persistence';
+import type { AdminAccountDeletedWire, AdminAccountListMetaWire, AdminAccountWire, AdminInfoWire, AdminPasswordResetWire, MemberWire } from '@dts/domain';
+import { AccountsRepository, type AdminAccountRow, DataCacheRepository, OrganisationsRepository, SystemStatsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, JobQueue, readBuildInfo, usesRedis } from '@dts/platform';
 import { ApiResult } from '../../common/http/api-result';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
@@ -8,6 +8,7 @@ import { ApiException } from '../../common/http/api.exception';
 import { badCursor, cursorValues, encodeCursor } from '../../common/http/page-cursor';
 import { AuthService } from '../auth/auth.service';
 import { toAdminAccountWire } from './admin-account.mapper';
+import { toMemberWire } from '../organisations/organisation.mapper';
 import { toAdminInfoWire } from './admin-info.mapper';
 import type { AdminAccountDeleteQueryDto, AdminAccountsQueryDto, AdminAccountUpdateDto } from './dto/admin-accounts.dto';
 
@@ -28,6 +29,7 @@ export class AdminService {
     private readonly queues: JobQueue,
     private readonly accountRows: AccountsRepository,
     private readonly auth: AuthService,
+    private readonly organisations: OrganisationsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -51,7 +53,7 @@ export class AdminService {
   async accounts(query: AdminAccountsQueryDto): Promise<ApiResult<AdminAccountWire[]>> {
     const limit = query.limit ?? 100;
     const q = query.q?.trim() ? query.q.trim() : null;
-    const { rows, total } = await this.accountRows.adminPage(q, limit + 1, query.cursor === undefined ? null : decodeCursor(query.cursor));
+    const { rows, total } = await this.accountRows.adminPage(q, limit + 1, query.cursor === undefined ? null : decodeCursor(query.cursor), query.kind ?? null);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const meta: AdminAccountListMetaWire = { total, next_cursor: rows.length > limit && last ? encodeCursor([last.username_key, last.id]) : null };
@@ -85,10 +87,18 @@ export class AdminService {
     return this.wire(row);
   }
 
+  /** GET /admin/accounts/{id}/members: an organisation's members and roles (docs/api.md §20). */
+  async members(id: number): Promise<MemberWire[]> {
+    const account = await this.accountRows.findById(id);
+    if (!account || account.kind !== 'organisation') throw ApiException.notFound('organisation', 'id');
+    return (await this.organisations.members(id)).map(toMemberWire);
+  }
+
   /** POST /admin/accounts/{id}/password-reset: the account's address gets a reset link, as if it had asked. */
   async passwordReset(id: number): Promise<AdminPasswordResetWire> {
     const account = await this.accountRows.findById(id);
     if (!account) throw ApiException.notFound('account', 'id');
+    if (account.kind === 'organisation') throw ApiException.validation('id', 'an organisation has no password: its members sign in with their own');
     await this.auth.requestReset(account.email);
     return { id, email: account.email };
   }

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { Card, ErrorBox, Loading } from '../../components/ui';
 import { useUplinkPages } from '../../hooks/uplinks';
 import { plural, retentionText, utcText } from '../../lib/format';
-import { organisationQuery } from '../../api/organisation';
+import { organisationQuery } from '../../api/acting';
 import { UplinkRows } from './UplinkRows';
 
 /** Every uplink, newest first, in pages as the table scrolls; the whole history as CSV or NDJSON. */

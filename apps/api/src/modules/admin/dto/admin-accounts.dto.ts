@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  ACCOUNT_KINDS,
+  type AccountKind,
   ADMIN_ACCOUNTS_MAX_LIMIT,
   ADMIN_DEVICE_FATES,
   type AdminAccountDeletedWire,
@@ -22,6 +24,11 @@ export class AdminAccountsQueryDto {
   @IsString()
   @MaxLength(100)
   q?: string;
+
+  @ApiPropertyOptional({ enum: ACCOUNT_KINDS, description: 'People or organisations only (docs/api.md §20).' })
+  @IsOptional()
+  @IsIn(ACCOUNT_KINDS, { message: `kind must be one of ${ACCOUNT_KINDS.join(', ')}` })
+  kind?: AccountKind;
 
   @ApiPropertyOptional({ minimum: 1, maximum: ADMIN_ACCOUNTS_MAX_LIMIT, default: 100 })
   @IsOptional()
@@ -129,4 +136,8 @@ export class AdminAccountResponse implements AdminAccountWire {
     description: 'The retention in force for the account’s devices: its own, else the platform default; null: kept forever.',
   })
   uplink_retention_effective_days!: number | null;
+  @ApiProperty({ enum: ACCOUNT_KINDS, description: '`organisation`: an account people act in as members; it never signs in (docs/api.md §20).' })
+  kind!: AccountKind;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'An organisation’s members (GET /admin/accounts/{id}/members); null for a person.' })
+  members!: number | null;
 }
