@@ -22,8 +22,9 @@ const project = (name, dir, testMatch, testPathIgnorePatterns = []) => ({
   testMatch,
   testPathIgnorePatterns: ['/node_modules/', ...testPathIgnorePatterns],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swc] },
-  // ES-module-only packages, compiled to CommonJS like our own code: NestJS 12, eventsource-parser.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|eventsource-parser)/)'],
+  // ES-module-only packages, compiled to CommonJS like our own code: NestJS 12, eventsource-parser,
+  // openid-client and its oauth4webapi and jose, oidc-provider (the provider the sign-in tests run).
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|eventsource-parser|openid-client|oauth4webapi|jose|oidc-provider)/)'],
   moduleNameMapper: {
     '^@dts/domain$': join(root, 'libs/domain/src/index.ts'),
     '^@dts/persistence$': join(root, 'libs/persistence/src/index.ts'),

@@ -25,6 +25,7 @@ export const ROUTES = {
   authRestore: route('POST', '/auth/restore'),
   authPasswordChange: route('POST', '/auth/pwdchange'),
   authVerifyEmail: route('POST', '/auth/verify'),
+  authOidcProviders: route('GET', '/auth/oidc'),
   userMe: route('GET', '/user'),
   userUpdate: route('PATCH', '/user'),
   userRequestVerification: route('POST', '/user/email/verify'),

@@ -44,6 +44,7 @@ export const CITUS_LAYOUT = {
     'alert_mails',
     'organisation_members',
     'organisation_invitations',
+    'oidc_identities',
     // Across every account, in time order, written after each call: the coordinator's.
     'audit_events',
   ],

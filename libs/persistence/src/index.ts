@@ -1,6 +1,7 @@
 // Resources, a folder each.
 export * from './accounts/accounts.repository';
 export * from './accounts/email-verifications.repository';
+export * from './accounts/oidc-identities.repository';
 export * from './accounts/password-resets.repository';
 export * from './alerts';
 export * from './audit/audit.repository';

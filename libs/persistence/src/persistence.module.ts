@@ -32,6 +32,7 @@ import { IngestRepository } from './uplinks/ingest.repository';
 import { IngestTargetsCache } from './uplinks/ingest-targets.cache';
 import { FeedbackRepository } from './feedback/feedback.repository';
 import { MaintenanceRepository } from './maintenance/maintenance.repository';
+import { OidcIdentitiesRepository } from './accounts/oidc-identities.repository';
 import { PasswordResetsRepository } from './accounts/password-resets.repository';
 import { EmailVerificationsRepository } from './accounts/email-verifications.repository';
 import { RateLimitsRepository } from './rate-limits/rate-limits.repository';
@@ -59,6 +60,7 @@ const REPOSITORIES = [
   CommandsRepository,
   NetworksRepository,
   OrganisationsRepository,
+  OidcIdentitiesRepository,
   DataCacheRepository,
   DatamodelRepository,
   DeviceListRepository,

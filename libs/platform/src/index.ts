@@ -2,6 +2,7 @@ export * from './config/app-config';
 export * from './config/config.module';
 export * from './config/environment';
 export * from './config/load-config';
+export * from './config/oidc-providers';
 export * from './config/redis-cluster-nodes';
 export * from './config/secret';
 export * from './logging/logger';

@@ -1,6 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearch } from 'wouter';
-import { fieldError } from '../api/client';
+import { api, fieldError } from '../api/client';
 import { useSignIn } from '../api/session';
 import { TextField } from '../components/form';
 import { ErrorBox } from '../components/ui';
@@ -30,6 +31,9 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const expired = new URLSearchParams(search).get('expired') === '1';
   const deleted = new URLSearchParams(search).get('deleted') === '1';
+  // Why a single sign-on came back refused (the service sends the browser here with it).
+  const ssoError = new URLSearchParams(search).get('sso_error');
+  const providers = useQuery({ queryKey: ['oidc-providers'], queryFn: () => api.auth.oidcProviders(), staleTime: Infinity });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Signed in, the shell leaves the public pages for `next` (App's AfterSignIn).
@@ -72,6 +76,24 @@ export function SignInPage() {
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      {ssoError ? (
+        <p className="error-box" role="alert">
+          {ssoError}
+        </p>
+      ) : null}
+      {providers.data && providers.data.length > 0 ? (
+        <div className="sso" role="group" aria-label="Single sign-on">
+          {providers.data.map((p) => (
+            <a
+              key={p.id}
+              className="button wide"
+              href={`/auth/oidc/${encodeURIComponent(p.id)}/start?next=${encodeURIComponent(`/console${safeNext(search)}`)}`}
+            >
+              Sign in with {p.name}
+            </a>
+          ))}
+        </div>
+      ) : null}
       <p className="auth-links">
         <Link href="/forgot-password">Forgot your password?</Link>
         <Link href="/register">Create an account</Link>

@@ -10,6 +10,7 @@ import type {
   EchoWire,
   EmailVerifiedWire,
   LoginRequest,
+  OidcProviderWire,
   PasswordChangeRequest,
   RegisterRequest,
   RegisterResultWire,
@@ -47,6 +48,8 @@ export const authApi = (t: Transport) => ({
   restore: async (body: RestoreRequest) => (await t.request<null>(ROUTES.authRestore, { body, credentials: 'none' })).messages,
   /** Session or master token; the account's other sessions end. Resolves with the messages. */
   changePassword: async (body: PasswordChangeRequest) => (await t.request<null>(ROUTES.authPasswordChange, { body })).messages,
+  /** The OpenID Connect providers people may sign in with; a browser signs in at `/auth/oidc/{id}/start`. */
+  oidcProviders: () => t.data<OidcProviderWire[]>(ROUTES.authOidcProviders, { credentials: 'none' }),
   /** Confirms an address with the token mailed to it (no credentials needed). */
   verifyEmail: (token: string) => t.data<EmailVerifiedWire>(ROUTES.authVerifyEmail, { body: { token }, credentials: 'none' }),
 });

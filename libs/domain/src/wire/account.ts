@@ -76,3 +76,9 @@ export interface EchoWire {
   user_agent: string | null;
   authenticated: boolean;
 }
+
+/** GET /auth/oidc: an OpenID Connect provider people may sign in with (docs/api.md §3, "Single sign-on"). */
+export interface OidcProviderWire {
+  id: string;
+  name: string;
+}

@@ -26,6 +26,7 @@ import { MailLimits1795820000001 } from './1795820000001-mail-limits';
 import { TimePartitions1795830000000 } from './1795830000000-time-partitions';
 import { AuditLog1795840000000 } from './1795840000000-audit-log';
 import { Organisations1795850000000 } from './1795850000000-organisations';
+import { OidcIdentities1795860000000 } from './1795860000000-oidc-identities';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   TimePartitions1795830000000,
   AuditLog1795840000000,
   Organisations1795850000000,
+  OidcIdentities1795860000000,
 ];

@@ -294,6 +294,26 @@ export class OrganisationsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Makes the account a member of the organisation named `name` with `role`, or gives a member that
+   * role (an OpenID provider's role claim, at each sign-in), never taking the last owner's. False
+   * when there is no such organisation or the change would leave it without an owner.
+   */
+  async grantByName(name: string, accountId: number, role: OrgRole): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      const [org] = (await m.query(`SELECT id FROM accounts WHERE username_key = lower($1) AND kind = 'organisation' FOR UPDATE`, [name])) as { id: number }[];
+      if (!org) return false;
+      const check = await this.ownersCheck(m, org.id, accountId);
+      if (check === 'last_owner' && role !== 'owner') return false;
+      await m.query(
+        `INSERT INTO organisation_members (organisation_id, account_id, role) VALUES ($1, $2, $3)
+         ON CONFLICT (organisation_id, account_id) DO UPDATE SET role = EXCLUDED.role`,
+        [org.id, accountId, role],
+      );
+      return true;
+    });
+  }
+
   /** Organisations the account is the only owner of: deleting the account would leave them ownerless. */
   async soleOwnerOf(accountId: number): Promise<string[]> {
     const rows: { name: string }[] = await this.ds.query(

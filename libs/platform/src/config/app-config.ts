@@ -1,3 +1,4 @@
+import type { OidcProviderSettings } from './oidc-providers';
 import type { RedisClusterSettings } from './redis-cluster-nodes';
 import type { Secret } from './secret';
 
@@ -37,6 +38,8 @@ export interface AppConfig {
   readonly audit: { readonly enabled: boolean };
   readonly session: { readonly cookieName: string; readonly ttlSeconds: number };
   readonly accounts: { readonly maxDevices: number; readonly expirationDays: number };
+  /** OpenID Connect providers people may sign in with (docs/api.md §3, "Single sign-on"); none by default. */
+  readonly oidcProviders: readonly OidcProviderSettings[];
   readonly rateLimit: { readonly perAccountPerMinute: number; readonly authPerMinute: number };
   /**
    * The mail transport (SMTP, else the log), and the hourly limits (docs/api.md §19, §3): alert mails

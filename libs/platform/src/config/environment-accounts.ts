@@ -52,6 +52,12 @@ export class AccountsEnvironment {
   @IsBoolean()
   AUDIT_LOG?: boolean;
 
+  /** OpenID Connect providers to sign in with, as JSON (oidc-providers.ts). */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  OIDC_PROVIDERS?: string;
+
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be a cookie name of A-Z a-z 0-9 _ -' })
   SESSION_COOKIE_NAME?: string;
@@ -133,6 +139,7 @@ export const ACCOUNTS_ENVIRONMENT_NAMES = [
   'ADMIN_EMAIL',
   'DEMO',
   'AUDIT_LOG',
+  'OIDC_PROVIDERS',
   'SESSION_COOKIE_NAME',
   'SESSION_TTL_SECONDS',
   'ACCOUNT_MAX_DEVICES',

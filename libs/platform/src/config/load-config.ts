@@ -9,6 +9,7 @@ import { Environment, ENVIRONMENT_NAMES } from './environment';
 import { integrationsConfig } from './environment-integrations';
 import { timeseriesConfig, timeseriesProblems } from './environment-timeseries';
 import { parseRedisClusterNodes, type RedisClusterSettings } from './redis-cluster-nodes';
+import { type OidcProviderSettings, parseOidcProviders } from './oidc-providers';
 import { Secret } from './secret';
 
 /** Thrown with one line per bad setting; the process prints the lines and exits. */
@@ -159,6 +160,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       }
     }
   }
+  let oidcProviders: OidcProviderSettings[] = [];
+  if (env.OIDC_PROVIDERS !== undefined) {
+    try {
+      oidcProviders = parseOidcProviders(env.OIDC_PROVIDERS);
+    } catch (error) {
+      problems.push(`OIDC_PROVIDERS: ${(error as Error).message}`);
+    }
+  }
   problems.push(...timeseriesProblems(env, embedded));
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -182,6 +191,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     audit: { enabled: env.AUDIT_LOG ?? true },
     session: { cookieName: env.SESSION_COOKIE_NAME ?? 'dts_session', ttlSeconds: env.SESSION_TTL_SECONDS ?? 14 * 86_400 },
     accounts: { maxDevices: env.ACCOUNT_MAX_DEVICES ?? 50, expirationDays: env.ACCOUNT_EXPIRATION_DAYS ?? 365 },
+    oidcProviders,
     rateLimit: { perAccountPerMinute: env.RATE_LIMIT_PER_MINUTE ?? 1200, authPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10 },
     mail: {
       smtpUrl: env.SMTP_URL ? new Secret(env.SMTP_URL) : null,

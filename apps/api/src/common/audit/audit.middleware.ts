@@ -4,6 +4,8 @@ import type { AuditLog } from './audit-log';
 
 /** Methods that change state: their calls are recorded. */
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** A sign-in that is a browser's GET: the OpenID provider's answer (docs/api.md §3, "Single sign-on"). */
+const SIGN_IN_GET = /^\/auth\/oidc\/[^/]+\/callback$/;
 /** The longest sign-in name kept (a record must stay small whatever was typed). */
 const NAME_MAX = 64;
 
@@ -12,11 +14,19 @@ const NAME_MAX = 64;
  * call had no principal yet), the organisation a call on its members or settings acted on (those
  * routes act as the person, in no organisation).
  */
-type AuditLocals = { auditSignedIn?: { accountId: number; username: string }; auditOrganisation?: number };
+type AuditLocals = { auditSignedIn?: { accountId: number; username: string }; auditOrganisation?: number; auditStatus?: number };
 
 /** Who a sign-in opened: its record names the account. */
 export function signedIn(res: Response, accountId: number, username: string): void {
   (res.locals as AuditLocals).auditSignedIn = { accountId, username };
+}
+
+/**
+ * The status a refusal answered with a redirect stands for (a single sign-on sends the browser to the
+ * sign-in page either way): its record says it failed, and why in HTTP's terms.
+ */
+export function refusedAs(res: Response, status: number): void {
+  (res.locals as AuditLocals).auditStatus = status;
 }
 
 /** The organisation a call acted on (GET /org/{uid}/audit lists it): its management routes name it in their path. */
@@ -34,7 +44,7 @@ export function actedOn(res: Response, organisationId: number): void {
  */
 export function auditMiddleware(audit: AuditLog) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!CHANGING.has(req.method) || req.path.startsWith('/ingest/')) {
+    if ((!CHANGING.has(req.method) && !(req.method === 'GET' && SIGN_IN_GET.test(req.path))) || req.path.startsWith('/ingest/')) {
       next();
       return;
     }
@@ -42,7 +52,7 @@ export function auditMiddleware(audit: AuditLog) {
     const ended = () => {
       if (done) return;
       done = true;
-      const status = res.statusCode;
+      const status = (res.locals as AuditLocals).auditStatus ?? res.statusCode;
       const route = routeTemplate(req, status);
       if (route === 'ROUTE_NOT_FOUND' || route === 'UNROUTED') return;
       const principal = req.auth && req.auth.via !== 'ingest-secret' ? req.auth : null;

@@ -5,14 +5,8 @@ import { AdminOnly, CurrentAccount } from '../../common/auth/auth.decorators';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { AdminService } from './admin.service';
-import {
-  AdminAccountDeletedResponse,
-  AdminAccountDeleteQueryDto,
-  AdminAccountResponse,
-  AdminAccountsQueryDto,
-  AdminAccountUpdateDto,
-  AdminPasswordResetResponse,
-} from './dto/admin-accounts.dto';
+import { AdminAccountResponse, AdminAccountsQueryDto, AdminAccountUpdateDto, AdminPasswordResetResponse } from './dto/admin-accounts.dto';
+import { AdminAccountDeletedResponse, AdminAccountDeleteQueryDto } from '../auth/dto/account-deletion.dto';
 import { MemberResponse } from '../organisations/dto/organisation.dto';
 import { AdminInfoResponse } from './dto/admin-info.responses';
 

@@ -10,7 +10,8 @@ import { AuthService } from '../auth/auth.service';
 import { toAdminAccountWire } from './admin-account.mapper';
 import { toMemberWire } from '../organisations/organisation.mapper';
 import { toAdminInfoWire } from './admin-info.mapper';
-import type { AdminAccountDeleteQueryDto, AdminAccountsQueryDto, AdminAccountUpdateDto } from './dto/admin-accounts.dto';
+import type { AdminAccountDeleteQueryDto } from '../auth/dto/account-deletion.dto';
+import type { AdminAccountsQueryDto, AdminAccountUpdateDto } from './dto/admin-accounts.dto';
 
 /** An account list cursor: the last row's username key and id. */
 function decodeCursor(cursor: string): { key: string; id: number } {

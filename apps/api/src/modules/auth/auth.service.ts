@@ -230,11 +230,20 @@ export class AuthService {
     const account = await this.verified(dto);
     if (account === 'disabled') throw ApiException.of('ACCOUNT_DISABLED', 'this account is disabled: ask an administrator of the service');
     if (!account) throw ApiException.of('INVALID_CREDENTIALS', 'unknown username or wrong password');
-    // A new session id at every login: a planted cookie cannot become an authenticated session.
+    return {
+      state: { authenticated: true },
+      cookie: await this.startSession(account.id, presented, client),
+      account: { id: account.id, username: account.username },
+    };
+  }
+
+  /** A session for an account whose sign-in succeeded (a password, or an OpenID provider's answer). */
+  async startSession(accountId: number, presented: string | null, client: SessionClient): Promise<SessionCookie> {
+    // A new session id at every sign-in: a planted cookie cannot become an authenticated session.
     await this.sessions.end(this.sessions.digestOf(presented));
-    const { cookie } = await this.sessions.start(account.id, client);
-    await this.accounts.recordLogin(account.id);
-    return { state: { authenticated: true }, cookie, account: { id: account.id, username: account.username } };
+    const { cookie } = await this.sessions.start(accountId, client);
+    await this.accounts.recordLogin(accountId);
+    return cookie;
   }
 
   /** Ends the caller's session (the one it authenticated with, else the one its cookie names); the controller clears the cookie. */

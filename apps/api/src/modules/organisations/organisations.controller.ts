@@ -8,7 +8,7 @@ import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { sendStream } from '../../common/http/send-stream';
 import { writeJson } from '../../common/http/write-json';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
-import { AdminAccountDeletedResponse, AdminAccountDeleteQueryDto } from '../admin/dto/admin-accounts.dto';
+import { AdminAccountDeletedResponse, AdminAccountDeleteQueryDto } from '../auth/dto/account-deletion.dto';
 import { ApiAuditLogResponse } from '../audit/audit-openapi';
 import { AuditService } from '../audit/audit.service';
 import { AuditQueryDto } from '../audit/dto/audit.dto';

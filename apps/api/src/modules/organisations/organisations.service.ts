@@ -19,7 +19,7 @@ import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CredentialRevocations } from '../../common/auth/credential-revocations';
 import { ApiException } from '../../common/http/api.exception';
 import { AuthService } from '../auth/auth.service';
-import type { AdminAccountDeleteQueryDto } from '../admin/dto/admin-accounts.dto';
+import type { AdminAccountDeleteQueryDto } from '../auth/dto/account-deletion.dto';
 import type { AddMemberDto, CreateOrganisationDto, InviteDto, UpdateMemberDto, UpdateOrganisationDto } from './dto/organisation.dto';
 import { toInvitationWire, toMemberWire, toOrganisationWire } from './organisation.mapper';
 

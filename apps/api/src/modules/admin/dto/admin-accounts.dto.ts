@@ -3,17 +3,13 @@ import {
   ACCOUNT_KINDS,
   type AccountKind,
   ADMIN_ACCOUNTS_MAX_LIMIT,
-  ADMIN_DEVICE_FATES,
-  type AdminAccountDeletedWire,
-  type AdminAccountDeleteQuery,
   type AdminAccountUpdateRequest,
   type AdminAccountWire,
-  type AdminDeviceFate,
   type AdminPasswordResetWire,
   MAX_DEVICES_LIMIT,
 } from '@dts/domain';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { toIntFromQuery } from '../../../common/http/query-values';
 import { RetentionDays } from '../../../common/http/validators';
 
@@ -76,33 +72,6 @@ export class AdminAccountUpdateDto implements AdminAccountUpdateRequest {
   @ValidateIf((_, value) => value !== undefined)
   @IsIn([0, 1], { message: 'active must be 0 or 1' })
   active?: 0 | 1;
-}
-
-/** DELETE /admin/accounts/{id}: what becomes of the account's devices, always said. */
-export class AdminAccountDeleteQueryDto implements AdminAccountDeleteQuery {
-  @ApiProperty({
-    enum: ADMIN_DEVICE_FATES,
-    description:
-      '`delete`: the devices and their data go with the account. `hand_over`: every device goes to the account `to` first (within its device limit, or nothing happens).',
-  })
-  @IsIn(ADMIN_DEVICE_FATES, { message: `devices must be one of ${ADMIN_DEVICE_FATES.join(', ')}` })
-  devices!: AdminDeviceFate;
-
-  @ApiPropertyOptional({ description: 'With `devices=hand_over`: the username of the receiving account.' })
-  @ValidateIf((query: AdminAccountDeleteQueryDto, value) => value !== undefined || query.devices === 'hand_over')
-  @IsString({ message: 'to must be the username of the account that receives the devices' })
-  @MinLength(1, { message: 'to must be the username of the account that receives the devices' })
-  @MaxLength(64)
-  to?: string;
-}
-
-export class AdminAccountDeletedResponse implements AdminAccountDeletedWire {
-  @ApiProperty() id!: number;
-  @ApiProperty({ enum: [true] }) deleted!: true;
-  @ApiProperty({ description: 'Devices deleted with the account.' }) devices_deleted!: number;
-  @ApiProperty({ description: 'Devices handed to `to`; a codec or network of the deleted account falls back to the default one.' })
-  devices_handed_over!: number;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The receiving account’s id, with `hand_over`.' }) to!: number | null;
 }
 
 export class AdminPasswordResetResponse implements AdminPasswordResetWire {
