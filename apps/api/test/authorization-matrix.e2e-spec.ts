@@ -860,7 +860,9 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       expect: { owner: 200, app: FORBIDDEN, shared: 'n/a', other: 'n/a', admin: 'n/a' },
     },
     // Organisations (docs/api.md §20): the owner's organisation fx.org, carol a viewer of it; the
-    // routes are personal, so the owner's own tokens act as the owner. Roles within an organisation
+    // routes are personal, so the owner's own tokens act as the owner. Managing members,
+    // invitations and the organisation's end is a session's or a master token's: the app tokens of
+    // `shared` and `other` are refused before anything is looked up (403, naming nothing). Roles within an organisation
     // have their own table in organisations.e2e-spec.ts (every route × every role).
     { route: 'GET /org/{uid}', target: async () => ({ path: `/org/${fx.org}` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
     {
@@ -878,7 +880,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         const { id } = expectSuccess<{ id: number }>(await as(owner).post('/org', { name: `gone-${randomBytes(4).toString('hex')}` }), 201);
         return { path: `/org/${id}?devices=delete`, state: async () => (await as(owner).get(`/org/${id}`)).status };
       },
-      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+      expect: { owner: 200, app: FORBIDDEN, shared: FORBIDDEN, other: FORBIDDEN, admin: NOT_FOUND },
     },
     { route: 'GET /org/{uid}/member', target: async () => ({ path: `/org/${fx.org}/member` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
     {
@@ -888,7 +890,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         body: { username: carol.account.username, role: 'viewer' },
         state: () => ownerGet(`/org/${fx.org}/invitation`),
       }),
-      expect: { owner: 201, shared: NOT_FOUND, other: NOT_FOUND },
+      expect: { owner: 201, app: FORBIDDEN, shared: FORBIDDEN, other: FORBIDDEN, admin: NOT_FOUND },
     },
     {
       route: 'PATCH /org/{uid}/member/{account}',
@@ -897,7 +899,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         body: { role: 'viewer' },
         state: () => ownerGet(`/org/${fx.org}/member`),
       }),
-      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+      expect: { owner: 200, app: FORBIDDEN, shared: FORBIDDEN, other: FORBIDDEN, admin: NOT_FOUND },
     },
     {
       route: 'DELETE /org/{uid}/member/{account}',
@@ -907,7 +909,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         expectSuccess(await as(carol).post(`/user/invitation/${uid}/accept`));
         return { path: `/org/${id}/member/${carol.account.id}`, state: () => ownerGet(`/org/${id}/member`) };
       },
-      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+      expect: { owner: 200, app: FORBIDDEN, shared: FORBIDDEN, other: FORBIDDEN, admin: NOT_FOUND },
     },
     {
       route: 'POST /org/{uid}/invitation',
@@ -916,7 +918,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         body: { email: `invited-${randomBytes(3).toString('hex')}@example.org`, role: 'viewer' },
         state: () => ownerGet(`/org/${fx.org}/invitation`),
       }),
-      expect: { owner: 201, shared: NOT_FOUND, other: NOT_FOUND },
+      expect: { owner: 201, app: FORBIDDEN, shared: FORBIDDEN, other: FORBIDDEN, admin: NOT_FOUND },
     },
     {
       route: 'GET /org/{uid}/invitation',
@@ -930,7 +932,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
         const { uid } = expectSuccess<{ uid: number }>(await as(owner).post(`/org/${fx.org}/invitation`, body), 201);
         return { path: `/org/${fx.org}/invitation/${uid}`, state: () => ownerGet(`/org/${fx.org}/invitation`) };
       },
-      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+      expect: { owner: 200, app: FORBIDDEN, shared: FORBIDDEN, other: FORBIDDEN, admin: NOT_FOUND },
     },
     { route: 'GET /org/{uid}/audit', target: async () => ({ path: `/org/${fx.org}/audit` }), expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND } },
     // An invitation is its invitee's: offered by `other`'s organisation to carol's address, carol the owner roles.

@@ -124,7 +124,16 @@ describe('single sign-on with OpenID Connect', () => {
         PORT: String(servicePort),
         PUBLIC_BASE_URL: `http://127.0.0.1:${servicePort}`,
         OIDC_PROVIDERS: JSON.stringify([
-          { id: 'corp', name: 'Corporate sign-in', issuer, client_id: CLIENT.id, client_secret: CLIENT.secret, role_claim: 'dts_roles' },
+          {
+            id: 'corp',
+            name: 'Corporate sign-in',
+            issuer,
+            client_id: CLIENT.id,
+            client_secret: CLIENT.secret,
+            role_claim: 'dts_roles',
+            role_organisations: ['SSO-Fleet'],
+            link_by_email: true,
+          },
         ]),
         ADMIN_USERNAME: ADMIN.username,
         ADMIN_PASSWORD: ADMIN.password,
@@ -212,6 +221,17 @@ describe('single sign-on with OpenID Connect', () => {
     expect(session(first)).toBeDefined();
   });
 
+  it('never links an administrator’s account, whatever the provider vouches for', async () => {
+    const admin = await svc.http().post('/auth/login').send(ADMIN);
+    const adminCookie = (admin.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
+    const me = expectSuccess<{ email: string; email_verified: boolean }>(await svc.http().get('/user').set('Cookie', adminCookie));
+    expect(me.email_verified).toBe(true);
+    people.set('u-7007', { email: me.email, email_verified: true });
+    const { res, browser } = await signIn('u-7007');
+    expect(res.headers.get('location')).toMatch(/^\/console\/sign-in\?sso_error=.*sign\+in\+with\+its\+password/);
+    expect(session(browser)).toBeUndefined();
+  });
+
   it('sends nobody to another site after signing in', async () => {
     people.set('u-5005', { email: 'next@example.org', email_verified: true });
     const { res } = await signIn('u-5005', new Browser(), `/auth/oidc/corp/start?next=${encodeURIComponent('https://evil.example/')}`);
@@ -221,11 +241,13 @@ describe('single sign-on with OpenID Connect', () => {
   it('maps the role claim to memberships of existing organisations', async () => {
     const owner = await accountWithCredentials(svc, 'ssoowner');
     const org = expectSuccess<OrganisationWire>(await svc.http().post('/org').set('Cookie', owner.cookie).send({ name: 'sso-fleet' }), 201);
+    const elsewhere = expectSuccess<OrganisationWire>(await svc.http().post('/org').set('Cookie', owner.cookie).send({ name: 'not-the-providers' }), 201);
+    // Only the organisations the provider may give roles in, never ownership.
     people.set('u-6006', {
       email: 'member@example.org',
       email_verified: true,
       preferred_username: 'ssomember',
-      dts_roles: ['sso-fleet:operator', 'no-such-org:admin', 'bad'],
+      dts_roles: ['sso-fleet:operator', 'sso-fleet:owner', `${elsewhere.name}:admin`, 'no-such-org:admin', 'bad'],
     });
     const { browser } = await signIn('u-6006');
     const cookie = `${svc.config.session.cookieName}=${session(browser)}`;

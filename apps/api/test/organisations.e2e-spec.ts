@@ -13,7 +13,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import type { Test } from 'supertest';
 import { AuditLog } from '../src/common/audit/audit-log';
-import { accountWithCredentials, bearer, createToken, login } from './support/accounts';
+import { accountWithCredentials, bearer, createToken, login, tokenClient } from './support/accounts';
 import { expectError, expectSuccess } from './support/envelope';
 import { startTestService, type TestService } from './support/harness';
 import { startSmtpServer, verificationToken } from './support/smtp-server';
@@ -47,6 +47,8 @@ describe('organisations, members, roles and invitations', () => {
       delete: (path: string) => set(svc.http().delete(path)),
     };
   };
+  /** The person's own app token. */
+  const tokenOf = (who: Person) => tokenClient(svc, who.appToken);
   /** A person whose address is verified (through the mail a real SMTP server received): invitations reach only such. */
   const verifiedPerson = async (prefix: string) => {
     const who = await accountWithCredentials(svc, prefix);
@@ -93,6 +95,9 @@ describe('organisations, members, roles and invitations', () => {
       expectError(await as(bob).post('/org', { name: alice.account.username }), 409, 'USERNAME_TAKEN', 'name');
       expectError(await as(bob).post('/org', { name: org.name.toUpperCase() }), 409, 'USERNAME_TAKEN', 'name');
       expectError(await as(bob).post('/org', { name: 'a b' }), 400, 'VALIDATION_FAILED', 'name');
+      // Digits name an organisation by its id: no name may be only digits.
+      expectError(await as(bob).post('/org', { name: String(org.id) }), 400, 'VALIDATION_FAILED', 'name');
+      expectError(await as(bob).post('/org', { name: '4570' }), 400, 'VALIDATION_FAILED', 'name');
       expectError(await svc.http().post('/org').send({ name: 'nobodys' }), 401, 'AUTH_REQUIRED');
       expect(expectSuccess(await as(bob).get('/org'))).toEqual([]);
     });
@@ -271,6 +276,14 @@ describe('organisations, members, roles and invitations', () => {
       // A person's routes are not an organisation key's.
       expectError(await withKey('/user/session'), 403, 'FORBIDDEN', 'Authorization');
       expectError(await withKey('/org'), 403, 'FORBIDDEN', 'Authorization');
+      // Another admin lists the organisation's keys, not their values: a key acts with its maker's role.
+      const other = await verifiedPerson('otheradmin');
+      await join(team, other, 'admin');
+      const seen = expectSuccess<{ uid: number; hash: string }[]>(await as(other, team.name).get('/user/token')).find((t) => t.uid === created)!;
+      expect(seen.hash).toBe('');
+      // Managing the team is a session's or a master token's: not a (leaked) app token's.
+      expectError(await tokenOf(alice).delete(`/org/${team.id}?devices=delete`), 403, 'FORBIDDEN');
+      expectError(await tokenOf(alice).post(`/org/${team.id}/invitation`, { email: 'x@example.org', role: 'admin' }), 403, 'FORBIDDEN');
       // The maker becomes a viewer: the key does what a viewer may.
       expectSuccess(await as(alice).patch(`/org/${team.id}/member/${viewer.account.id}`, { role: 'viewer' }));
       expectError(

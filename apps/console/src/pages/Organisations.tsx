@@ -1,4 +1,4 @@
-import { ORG_ROLES, type OrganisationWire, type OrgRole, roleAtLeast, USERNAME_PATTERN } from '@dts/domain';
+import { ORG_ROLES, ORGANISATION_NAME_PATTERN, type OrganisationWire, type OrgRole, roleAtLeast } from '@dts/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -141,10 +141,10 @@ export function OrganisationsPage() {
           <TextField
             label="Name"
             required
-            pattern={USERNAME_PATTERN.source}
+            pattern={ORGANISATION_NAME_PATTERN.source}
             value={form.name}
             onChange={(e) => setForm({ ...form, name: e.target.value })}
-            hint="3 to 64 of A–Z a–z 0–9 . _ -, unique among organisations and usernames."
+            hint="3 to 64 of A–Z a–z 0–9 . _ -, not only digits, unique among organisations and usernames."
             error={fieldError(create.error, 'name')}
           />
           <TextField label="Shown name (optional)" maxLength={200} value={form.fullname} onChange={(e) => setForm({ ...form, fullname: e.target.value })} />
@@ -380,7 +380,7 @@ function Settings({ org }: { org: OrganisationWire }) {
       <form onSubmit={submit} noValidate className="grid-form">
         <TextField
           label="Name"
-          pattern={USERNAME_PATTERN.source}
+          pattern={ORGANISATION_NAME_PATTERN.source}
           value={form.name}
           onChange={(e) => setForm({ ...form, name: e.target.value })}
           hint="Keys keep working under a new name."

@@ -18,6 +18,12 @@ export function roleAtLeast(role: OrgRole, needed: OrgRole): boolean {
  */
 export const ORGANISATION_HEADER = 'X-Organisation';
 
+/**
+ * An organisation's name: a username (one namespace) with a letter or sign in it, so that it never
+ * reads as an organisation's id where either may be given (X-Organisation, `?organisation=`).
+ */
+export const ORGANISATION_NAME_PATTERN = /^(?![0-9]+$)[A-Za-z0-9._-]{3,64}$/;
+
 /** Days an invitation can be accepted. */
 export const INVITATION_DAYS = 14;
 /** Organisations one person may own, besides their own account. */

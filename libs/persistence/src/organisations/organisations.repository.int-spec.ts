@@ -46,9 +46,10 @@ describe('OrganisationsRepository', () => {
     if (!created.ok) throw new Error(created.reason);
     return created.id;
   };
-  const member = async (organisationId: number, accountId: number, role: 'owner' | 'admin' | 'operator' | 'viewer') => {
+  /** Invited by `by` (an owner) and accepted. */
+  const member = async (organisationId: number, accountId: number, role: 'owner' | 'admin' | 'operator' | 'viewer', by: number) => {
     const email = (await accounts.findById(accountId))!.emailKey;
-    const { invitation } = await organisations.invite(organisationId, email, role, accountId, 100);
+    const { invitation } = await organisations.invite(organisationId, email, role, by, 100);
     expect(await organisations.accept(invitation.uid, accountId)).toEqual({ ok: true, organisationId, role });
   };
 
@@ -87,7 +88,7 @@ describe('OrganisationsRepository', () => {
     for (let round = 0; round < 10; round++) {
       const [a, b] = [await person(), await person()];
       const id = await organisation(a.id);
-      await member(id, b.id, 'owner');
+      await member(id, b.id, 'owner', a.id);
       const results = await Promise.all(
         round % 2 === 0
           ? [organisations.setRole(id, a.id, 'viewer'), organisations.setRole(id, b.id, 'viewer')]
@@ -124,7 +125,7 @@ describe('OrganisationsRepository', () => {
     const owner = await person();
     const maker = await person();
     const id = await organisation(owner.id);
-    await member(id, maker.id, 'admin');
+    await member(id, maker.id, 'admin', owner.id);
     const digest = randomBytes(32);
     const created = await tokens.createWithinLimit(
       { accountId: id, digest, valueEncrypted: randomBytes(40), type: 'app', name: null, until: null, createdBy: maker.id, rights: null },
@@ -156,12 +157,38 @@ describe('OrganisationsRepository', () => {
     });
   });
 
+  it('offers nothing once the inviter no longer holds the role the invitation gives', async () => {
+    const owner = await person();
+    const admin = await person();
+    const invitee = await person();
+    const id = await organisation(owner.id);
+    await member(id, admin.id, 'admin', owner.id);
+    const { invitation } = await organisations.invite(id, invitee.emailKey, 'admin', admin.id, 100);
+    expect((await organisations.invitationsFor(invitee.id)).map((i) => i.uid)).toEqual([invitation.uid]);
+    expect(await organisations.setRole(id, admin.id, 'operator')).toBe('ok');
+    expect(await organisations.invitationsFor(invitee.id)).toEqual([]);
+    expect(await organisations.accept(invitation.uid, invitee.id)).toEqual({ ok: false });
+  });
+
+  it('lets co-owners deleting their accounts at once leave one owner at least', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [await person(), await person()];
+      const id = await organisation(a.id);
+      await member(id, b.id, 'owner', a.id);
+      const results = await Promise.all([organisations.leaveAllUnlessSoleOwner(a.id), organisations.leaveAllUnlessSoleOwner(b.id)]);
+      const name = (await ds.query('SELECT username FROM accounts WHERE id = $1', [id]))[0].username as string;
+      expect(results.map((r) => r.length).sort()).toEqual([0, 1]);
+      expect(results.flat()).toEqual([name]);
+      expect((await organisations.members(id)).filter((m) => m.role === 'owner')).toHaveLength(1);
+    }
+  });
+
   it('names the organisations a person is the only owner of', async () => {
     const a = await person();
     const b = await person();
     const solo = await organisation(a.id);
     const shared = await organisation(a.id);
-    await member(shared, b.id, 'owner');
+    await member(shared, b.id, 'owner', a.id);
     const names = await organisations.soleOwnerOf(a.id);
     expect(names).toEqual([(await organisations.get(solo, a.id))!.name]);
     expect(await organisations.soleOwnerOf(b.id)).toEqual([]);

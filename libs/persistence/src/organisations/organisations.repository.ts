@@ -61,12 +61,17 @@ export type CreateOrganisationResult = { ok: true; id: number } | { ok: false; r
 export type MemberChangeResult = 'ok' | 'not_member' | 'last_owner';
 export type InvitationAcceptResult = { ok: true; organisationId: number; role: OrgRole } | { ok: false };
 
-/** On every request that names an organisation: by name (case-insensitive) or id, with the caller's role; a disabled organisation is none. */
+/**
+ * On every request that names an organisation, with the caller's role: digits are its id, anything
+ * else its name (case-insensitive; no organisation's name is only digits, so the two never meet);
+ * a disabled organisation is none.
+ */
 const MEMBERSHIP = statement(
   'organisation_membership',
   `SELECT a.id AS "organisationId", a.username AS name, m.role
    FROM accounts a JOIN organisation_members m ON m.organisation_id = a.id AND m.account_id = $2
-   WHERE a.kind = 'organisation' AND a.active = 1 AND (a.username_key = lower($1) OR a.id::text = $1)`,
+   WHERE a.kind = 'organisation' AND a.active = 1
+     AND CASE WHEN $1 ~ '^[0-9]{1,10}$' THEN a.id = $1::int ELSE a.username_key = lower($1) END`,
 );
 
 const ORGANISATION_COLUMNS = `a.id, a.username AS name, a.fullname, m.role,
@@ -76,6 +81,13 @@ const ORGANISATION_COLUMNS = `a.id, a.username AS name, a.fullname, m.role,
 
 const INVITATION_COLUMNS = `i.uid, i.organisation_id, o.username AS organisation, i.email_key, i.role, b.username AS invited_by, i.created_at, i.expires_at`;
 const INVITATION_FROM = `organisation_invitations i JOIN accounts o ON o.id = i.organisation_id LEFT JOIN accounts b ON b.id = i.invited_by`;
+
+/**
+ * An invitation stands while its inviter is still a member with the role it offers at least: one
+ * made by an admin since removed or lowered offers nothing (roles ranked as ORG_ROLES).
+ */
+const INVITER_HOLDS = `EXISTS (SELECT 1 FROM organisation_members w WHERE w.organisation_id = i.organisation_id AND w.account_id = i.invited_by
+  AND array_position(ARRAY['viewer','operator','admin','owner'], w.role) >= array_position(ARRAY['viewer','operator','admin','owner'], i.role))`;
 
 /**
  * Organisations, their members and invitations (docs/api.md §20). An organisation is a row of
@@ -242,7 +254,7 @@ export class OrganisationsRepository {
   async invitationsFor(accountId: number): Promise<InvitationRow[]> {
     return this.ds.query(
       `SELECT ${INVITATION_COLUMNS} FROM ${INVITATION_FROM} JOIN accounts me ON me.id = $1
-       WHERE i.email_key = me.email_key AND me.email_verified_at IS NOT NULL AND i.expires_at > now()
+       WHERE i.email_key = me.email_key AND me.email_verified_at IS NOT NULL AND i.expires_at > now() AND ${INVITER_HOLDS}
        ORDER BY i.created_at DESC, i.uid DESC`,
       [accountId],
     );
@@ -255,6 +267,7 @@ export class OrganisationsRepository {
         m,
         `DELETE FROM organisation_invitations i USING accounts me
          WHERE i.uid = $1 AND me.id = $2 AND i.email_key = me.email_key AND me.email_verified_at IS NOT NULL AND i.expires_at > now()
+           AND ${INVITER_HOLDS}
          RETURNING i.organisation_id, i.role`,
         [uid, accountId],
       );
@@ -296,27 +309,48 @@ export class OrganisationsRepository {
 
   /**
    * Makes the account a member of the organisation named `name` with `role`, or gives a member that
-   * role (an OpenID provider's role claim, at each sign-in), never taking the last owner's. False
-   * when there is no such organisation or the change would leave it without an owner.
+   * role (an OpenID provider's role claim, at each sign-in), never taking the last owner's. Answers
+   * its id; null when there is no such active organisation or the change would leave it ownerless.
    */
-  async grantByName(name: string, accountId: number, role: OrgRole): Promise<boolean> {
+  async grantByName(name: string, accountId: number, role: OrgRole): Promise<number | null> {
     return this.ds.transaction(async (m) => {
-      const [org] = (await m.query(`SELECT id FROM accounts WHERE username_key = lower($1) AND kind = 'organisation' FOR UPDATE`, [name])) as { id: number }[];
-      if (!org) return false;
+      const [org] = (await m.query(`SELECT id FROM accounts WHERE username_key = lower($1) AND kind = 'organisation' AND active = 1 FOR UPDATE`, [name])) as {
+        id: number;
+      }[];
+      if (!org) return null;
       const check = await this.ownersCheck(m, org.id, accountId);
-      if (check === 'last_owner' && role !== 'owner') return false;
+      if (check === 'last_owner' && role !== 'owner') return null;
       await m.query(
         `INSERT INTO organisation_members (organisation_id, account_id, role) VALUES ($1, $2, $3)
          ON CONFLICT (organisation_id, account_id) DO UPDATE SET role = EXCLUDED.role`,
         [org.id, accountId, role],
       );
-      return true;
+      return org.id;
+    });
+  }
+
+  /**
+   * Before an account is deleted: its memberships end, unless it is some organisation's only owner
+   * (answered: those organisations' names, nothing changed). The organisations it owns are locked
+   * while this is decided, so that two co-owners deleting their accounts at once cannot both pass.
+   */
+  async leaveAllUnlessSoleOwner(accountId: number): Promise<string[]> {
+    return this.ds.transaction(async (m) => {
+      await m.query(
+        `SELECT a.id FROM accounts a JOIN organisation_members m ON m.organisation_id = a.id
+         WHERE m.account_id = $1 AND m.role = 'owner' ORDER BY a.id FOR UPDATE OF a`,
+        [accountId],
+      );
+      const sole = await this.soleOwnerOf(accountId, m);
+      if (sole.length > 0) return sole;
+      await m.query('DELETE FROM organisation_members WHERE account_id = $1', [accountId]);
+      return [];
     });
   }
 
   /** Organisations the account is the only owner of: deleting the account would leave them ownerless. */
-  async soleOwnerOf(accountId: number): Promise<string[]> {
-    const rows: { name: string }[] = await this.ds.query(
+  async soleOwnerOf(accountId: number, manager?: EntityManager): Promise<string[]> {
+    const rows: { name: string }[] = await (manager ?? this.ds.manager).query(
       `SELECT a.username AS name FROM organisation_members m JOIN accounts a ON a.id = m.organisation_id
        WHERE m.account_id = $1 AND m.role = 'owner'
          AND NOT EXISTS (SELECT 1 FROM organisation_members o WHERE o.organisation_id = m.organisation_id AND o.role = 'owner' AND o.account_id <> $1)

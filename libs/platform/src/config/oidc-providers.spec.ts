@@ -4,11 +4,19 @@ describe('OIDC_PROVIDERS', () => {
   const one = { id: 'corp', name: 'Corporate', issuer: 'https://idp.example.com/', client_id: 'dts', client_secret: 's3cret-value' };
 
   it('reads the providers, the issuer without its trailing slash, the secret kept out of sight', () => {
-    const [p] = parseOidcProviders(JSON.stringify([{ ...one, role_claim: 'dts_roles' }]));
-    expect(p).toMatchObject({ id: 'corp', name: 'Corporate', issuer: 'https://idp.example.com', clientId: 'dts', roleClaim: 'dts_roles' });
+    const [p] = parseOidcProviders(JSON.stringify([{ ...one, role_claim: 'dts_roles', role_organisations: ['Fleet'], link_by_email: true }]));
+    expect(p).toMatchObject({
+      id: 'corp',
+      name: 'Corporate',
+      issuer: 'https://idp.example.com',
+      clientId: 'dts',
+      roleClaim: 'dts_roles',
+      roleOrganisations: ['fleet'],
+      linkByEmail: true,
+    });
     expect(p!.clientSecret.reveal()).toBe('s3cret-value');
     expect(JSON.stringify(p)).not.toContain('s3cret-value');
-    expect(parseOidcProviders(JSON.stringify([one]))[0]!.roleClaim).toBeNull();
+    expect(parseOidcProviders(JSON.stringify([one]))[0]).toMatchObject({ roleClaim: null, roleOrganisations: [], linkByEmail: false });
   });
 
   it('takes plain http only on this machine', () => {
@@ -25,6 +33,9 @@ describe('OIDC_PROVIDERS', () => {
       [[one, one], 'entry 1: id corp is given twice'],
       [[{ ...one, client_secret: '' }], 'entry 0: client_secret must be a non-empty string'],
       [[{ ...one, issuer: 'nowhere' }], 'entry 0: issuer must be a URL'],
+      [[{ ...one, role_claim: 'roles' }], 'entry 0: role_claim needs role_organisations'],
+      [[{ ...one, role_claim: 'roles', role_organisations: 'fleet' }], 'entry 0: role_organisations must be a list of organisation names'],
+      [[{ ...one, link_by_email: 'yes' }], 'entry 0: link_by_email must be true or false'],
     ];
     for (const [value, message] of cases) {
       const json = typeof value === 'string' ? value : JSON.stringify(value);

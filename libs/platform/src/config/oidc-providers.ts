@@ -2,7 +2,8 @@ import { Secret } from './secret';
 
 /**
  * One OpenID Connect provider people may sign in with (docs/api.md §3, "Single sign-on"), as
- * OIDC_PROVIDERS lists it: `[{"id", "name", "issuer", "client_id", "client_secret", "role_claim"?}]`.
+ * OIDC_PROVIDERS lists it: `[{"id", "name", "issuer", "client_id", "client_secret", "role_claim"?,
+ * "role_organisations"?, "link_by_email"?}]`.
  */
 export interface OidcProviderSettings {
   /** In the routes (`/auth/oidc/{id}/start`): 1-32 of a-z 0-9 -. */
@@ -18,6 +19,17 @@ export interface OidcProviderSettings {
    * organisation with that role at sign-in (an organisation that does not exist is skipped).
    */
   readonly roleClaim: string | null;
+  /**
+   * The organisations (names, any case) the role claim may make members of: no provider reaches
+   * an organisation its owners did not put here. Required with `role_claim`.
+   */
+  readonly roleOrganisations: readonly string[];
+  /**
+   * Whether a subject's first sign-in links to an existing account with the same verified address
+   * (`link_by_email`, default false: such an address is refused, and the person signs in with their
+   * password). Only for a provider the operator trusts with the accounts' addresses.
+   */
+  readonly linkByEmail: boolean;
 }
 
 const ID = /^[a-z0-9-]{1,32}$/;
@@ -58,13 +70,24 @@ export function parseOidcProviders(json: string): OidcProviderSettings[] {
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
       throw new Error(`${where}: issuer must be an https:// URL (http:// only on 127.0.0.1 or localhost)`);
     }
+    const roleClaim = text('role_claim', false);
+    const organisations = e.role_organisations;
+    if (organisations !== undefined && (!Array.isArray(organisations) || organisations.some((o) => typeof o !== 'string' || o.trim() === ''))) {
+      throw new Error(`${where}: role_organisations must be a list of organisation names`);
+    }
+    if (roleClaim !== null && organisations === undefined)
+      throw new Error(`${where}: role_claim needs role_organisations, the organisations it may make members of`);
+    const link = e.link_by_email;
+    if (link !== undefined && typeof link !== 'boolean') throw new Error(`${where}: link_by_email must be true or false`);
     return {
       id,
       name: text('name')!,
       issuer,
       clientId: text('client_id')!,
       clientSecret: new Secret(text('client_secret')!),
-      roleClaim: text('role_claim', false),
+      roleClaim,
+      roleOrganisations: ((organisations ?? []) as string[]).map((o) => o.trim().toLowerCase()),
+      linkByEmail: link === true,
     };
   });
 }

@@ -64,9 +64,10 @@ export function auditMiddleware(audit: AuditLog) {
       const opened = locals.auditSignedIn;
       audit.record({
         at: new Date(),
-        accountId: principal?.userId ?? opened?.accountId ?? null,
+        // A sign-in names the account it opened, whatever session the browser came with.
+        accountId: opened?.accountId ?? principal?.userId ?? null,
         organisationId: principal?.organisation?.id ?? locals.auditOrganisation ?? null,
-        username: principal?.username ?? opened?.username ?? tried,
+        username: opened?.username ?? principal?.username ?? tried,
         tokenUid: principal?.tokenUid ?? null,
         via: principal ? (principal.via as 'session' | 'token') : null,
         action: `${req.method} ${path.replace(/:([A-Za-z_]+)/g, '{$1}')}`,

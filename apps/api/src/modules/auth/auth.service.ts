@@ -154,13 +154,16 @@ export class AuthService {
    * nothing changed); without, they are deleted with it. Answers how many went each way.
    */
   async removeAccount(accountId: number, handTo: { accountId: number; field: string } | null): Promise<{ deleted: number; handedOver: number }> {
-    const orphans = await this.organisations.soleOwnerOf(accountId);
-    if (orphans.length > 0) {
-      throw ApiException.of('LAST_OWNER', `the account is the only owner of ${orphans.join(', ')}: make another member owner, or delete it, first`);
-    }
     if (handTo) {
       const { needed, room } = await this.handovers.room(accountId, handTo.accountId);
       if (needed > room) throw this.noRoom(needed, room, handTo.field);
+    }
+    // Its memberships end before anything else goes (an organisation it alone owns stops the
+    // deletion), under the organisations' locks: co-owners deleting their accounts at once leave
+    // one owner at least. Should the hand-over below then fail, the memberships stay ended.
+    const orphans = await this.organisations.leaveAllUnlessSoleOwner(accountId);
+    if (orphans.length > 0) {
+      throw ApiException.of('LAST_OWNER', `the account is the only owner of ${orphans.join(', ')}: make another member owner, or delete it, first`);
     }
     // Nothing of the account works from here on, on any instance: a request in flight cannot add a
     // device or a token while its things are moved and deleted.

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { formatDate, ORG_ROLES, type OrgRole, USERNAME_PATTERN } from '@dts/domain';
+import { formatDate, GROUP_ADMIN, ORG_ROLES, type OrgRole, USERNAME_PATTERN } from '@dts/domain';
 import { AccountsRepository, OidcIdentitiesRepository, OrganisationsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, type OidcProviderSettings, TokenCryptoService } from '@dts/platform';
 import * as oidc from 'openid-client';
+import { CredentialRevocations } from '../../common/auth/credential-revocations';
 import { PasswordHasher } from '../../common/auth/password-hasher.service';
 import type { SessionClient } from '../../common/auth/session-store';
 import type { SessionCookie } from '../../common/auth/session.service';
@@ -51,6 +52,7 @@ export class OidcSignInService {
     private readonly organisations: OrganisationsRepository,
     private readonly hasher: PasswordHasher,
     private readonly auth: AuthService,
+    private readonly revocations: CredentialRevocations,
   ) {}
 
   /** The providers the sign-in page offers. */
@@ -129,6 +131,11 @@ export class OidcSignInService {
     }
     const existing = await this.accounts.findByLogin(email);
     if (existing && existing.emailKey === email.toLowerCase()) {
+      // A provider vouching for an address takes over the account that has it: only where the
+      // operator said it may, only for an address its account proved, and never an administrator's.
+      if (!provider.linkByEmail || existing.groupid === GROUP_ADMIN) {
+        throw ApiException.of('FORBIDDEN', 'an account with this address exists: sign in with its password');
+      }
       if (existing.emailVerifiedAt === null) {
         throw ApiException.of('FORBIDDEN', 'an account with this address exists but has not verified it: sign in with its password and verify it first');
       }
@@ -166,7 +173,12 @@ export class OidcSignInService {
     throw ApiException.of('USERNAME_TAKEN', 'no free username for this account: ask an administrator');
   }
 
-  /** `<organisation>:<role>` entries of the provider's role claim become memberships (unknown ones are skipped). */
+  /**
+   * `<organisation>:<role>` entries of the provider's role claim become memberships: only in the
+   * organisations the provider's `role_organisations` lists, never as owner (ownership is given by
+   * an owner), and only of organisations that exist. Each change reaches every instance's cached
+   * credentials at once, as a change by an admin does.
+   */
   private async grantRoles(provider: OidcProviderSettings, claims: oidc.IDToken, accountId: number): Promise<void> {
     if (provider.roleClaim === null) return;
     const value = claims[provider.roleClaim];
@@ -175,8 +187,13 @@ export class OidcSignInService {
       if (typeof entry !== 'string') continue;
       const split = entry.lastIndexOf(':');
       const [name, role] = [entry.slice(0, split), entry.slice(split + 1)];
-      if (split < 1 || !ORG_ROLES.includes(role as OrgRole)) continue;
-      if (!(await this.organisations.grantByName(name, accountId, role as OrgRole))) this.logger.warn(`role claim ${entry} of ${provider.id} not applied`);
+      if (split < 1 || !ORG_ROLES.includes(role as OrgRole) || role === 'owner' || !provider.roleOrganisations.includes(name.toLowerCase())) {
+        this.logger.warn(`role claim ${entry} of ${provider.id} is not one it may give`);
+        continue;
+      }
+      const organisation = await this.organisations.grantByName(name, accountId, role as OrgRole);
+      if (organisation === null) this.logger.warn(`role claim ${entry} of ${provider.id} not applied`);
+      else await this.revocations.announce(organisation);
     }
   }
 

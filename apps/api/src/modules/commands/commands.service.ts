@@ -84,7 +84,8 @@ export class CommandsService {
     const { port, payload, name, params } = dto.command !== undefined ? await this.named(dto, target) : this.raw(dto);
     const row = await this.commands.create({
       deviceUid: device.uid,
-      createdBy: principal.accountId,
+      // The person who sent it, not the organisation it acts in.
+      createdBy: principal.userId,
       networkRef: target.networkRef,
       confirmed: dto.confirmed ?? false,
       port,

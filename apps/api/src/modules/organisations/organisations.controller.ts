@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Res, UseInter
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
-import { CurrentAccount, PersonalRoute } from '../../common/auth/auth.decorators';
+import { CurrentAccount, MasterOnly, PersonalRoute } from '../../common/auth/auth.decorators';
 import { envelopeOf, RawResponse } from '../../common/http/envelope.interceptor';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { sendStream } from '../../common/http/send-stream';
@@ -76,6 +76,8 @@ export class OrganisationsController {
   }
 
   @Delete(':uid')
+  // What a leaked app token must not do to a team: a session or a master token.
+  @MasterOnly()
   @ApiOperation({
     summary: 'Delete an organisation and everything it owns (owners); its devices deleted or handed over',
     description:
@@ -98,6 +100,8 @@ export class OrganisationsController {
   }
 
   @Post(':uid/member')
+  // What a leaked app token must not do to a team: a session or a master token.
+  @MasterOnly()
   @ApiOperation({
     summary: 'Invite an account by username (admins and owners): it becomes a member when it accepts',
     description: 'The invitation goes to the account’s verified address, as POST /org/{uid}/invitation. A role above the caller’s own is refused.',
@@ -110,6 +114,8 @@ export class OrganisationsController {
   }
 
   @Patch(':uid/member/:account')
+  // What a leaked app token must not do to a team: a session or a master token.
+  @MasterOnly()
   @ApiOperation({
     summary: 'Change a member’s role (admins and owners, within their own role)',
     description: 'Making another member owner and then stepping down transfers ownership; the last owner’s role cannot be lowered (LAST_OWNER).',
@@ -128,6 +134,8 @@ export class OrganisationsController {
   }
 
   @Delete(':uid/member/:account')
+  // What a leaked app token must not do to a team: a session or a master token.
+  @MasterOnly()
   @ApiOperation({
     summary: 'Remove a member (admins and owners, within their own role), or leave (any member, with the own account id)',
     description:
@@ -142,6 +150,8 @@ export class OrganisationsController {
   }
 
   @Post(':uid/invitation')
+  // What a leaked app token must not do to a team: a session or a master token.
+  @MasterOnly()
   @ApiOperation({
     summary: 'Invite an e-mail address (admins and owners); whoever verifies it on an account may accept',
     description: `Mailed to the address (at most VERIFICATION_MAILS_PER_HOUR invitation mails to one address an hour, whoever invites; past that the invitation is kept and not mailed). Open for 14 days; inviting the address again renews it with the new role.`,
@@ -163,6 +173,8 @@ export class OrganisationsController {
   }
 
   @Delete(':uid/invitation/:invitation')
+  // What a leaked app token must not do to a team: a session or a master token.
+  @MasterOnly()
   @ApiOperation({ summary: 'Withdraw an open invitation (admins and owners)' })
   @ApiParam({ name: 'uid', description: 'The organisation id' })
   @ApiParam({ name: 'invitation', description: 'The invitation uid' })

@@ -182,8 +182,9 @@ export class OrganisationsService {
 
   /** The caller's membership, at least `needed`; 404 for a non-member (as for another account's object), 403 below the role. */
   async requireRole(me: AuthPrincipal, uid: number, needed: OrgRole): Promise<Membership> {
+    // Digits are an id to the look-up (no organisation's name is only digits).
     const membership = await this.organisations.membership(String(uid), me.userId);
-    if (!membership) throw ApiException.notFound('organisation', 'uid');
+    if (!membership || membership.organisationId !== uid) throw ApiException.notFound('organisation', 'uid');
     if (!roleAtLeast(membership.role, needed))
       throw ApiException.of('ROLE_REQUIRED', `this needs the ${needed} role in ${membership.name} (yours: ${membership.role})`);
     return membership;

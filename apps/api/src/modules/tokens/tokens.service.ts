@@ -23,7 +23,10 @@ export class TokensService {
   async list(principal: AuthPrincipal): Promise<ApiTokenWire[]> {
     const master = isMasterCredential(principal);
     const rows = (await this.tokens.listActive(principal.accountId)).filter((t) => master || t.type === 'app');
-    return rows.map((t) => toApiTokenWire(t, this.crypto.decrypt(t.valueEncrypted)));
+    // In an organisation a key's value is its maker's to see: another member's key would act with
+    // that member's role (an admin copying an owner's key). The others are listed without it.
+    const shown = (t: (typeof rows)[number]) => principal.organisation === null || t.createdBy === principal.userId;
+    return rows.map((t) => toApiTokenWire(t, shown(t) ? this.crypto.decrypt(t.valueEncrypted) : ''));
   }
 
   /** Returns the new token's uid; its value is listed by GET /user/token. */

@@ -13,22 +13,24 @@ import {
   type InvitationWire,
   type MemberWire,
   ORG_ROLES,
+  ORGANISATION_NAME_PATTERN,
   type OrganisationWire,
   type OrgRole,
   USERNAME_PATTERN,
 } from '@dts/domain';
 
-const NAME_MESSAGE = 'name must be 3-64 characters of A-Z a-z 0-9 . _ -';
+const NAME_MESSAGE = 'name must be 3-64 characters of A-Z a-z 0-9 . _ -, not only digits';
 const ROLE_MESSAGE = `role must be one of ${ORG_ROLES.join(', ')}`;
 
 export class CreateOrganisationDto implements CreateOrganisationRequest {
   @ApiProperty({
     example: 'acme-fleet',
-    pattern: USERNAME_PATTERN.source,
-    description: 'Unique case-insensitively among organisations and usernames (one namespace); what X-Organisation names.',
+    pattern: ORGANISATION_NAME_PATTERN.source,
+    description:
+      'Unique case-insensitively among organisations and usernames (one namespace); what X-Organisation names. Not only digits: those name an organisation by its id.',
   })
   @IsString({ message: NAME_MESSAGE })
-  @Matches(USERNAME_PATTERN, { message: NAME_MESSAGE })
+  @Matches(ORGANISATION_NAME_PATTERN, { message: NAME_MESSAGE })
   name!: string;
 
   @ApiPropertyOptional({ example: 'ACME fleet operations', maxLength: 200 })
@@ -39,10 +41,10 @@ export class CreateOrganisationDto implements CreateOrganisationRequest {
 }
 
 export class UpdateOrganisationDto implements UpdateOrganisationRequest {
-  @ApiPropertyOptional({ pattern: USERNAME_PATTERN.source, description: 'A new name: keys keep working; sessions name it anew in X-Organisation.' })
+  @ApiPropertyOptional({ pattern: ORGANISATION_NAME_PATTERN.source, description: 'A new name: keys keep working; sessions name it anew in X-Organisation.' })
   @IsOptional()
   @IsString({ message: NAME_MESSAGE })
-  @Matches(USERNAME_PATTERN, { message: NAME_MESSAGE })
+  @Matches(ORGANISATION_NAME_PATTERN, { message: NAME_MESSAGE })
   name?: string;
 
   @ApiPropertyOptional({ maxLength: 200 })

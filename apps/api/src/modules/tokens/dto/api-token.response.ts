@@ -4,7 +4,8 @@ import { ANY_JSON_SCHEMA } from '../../../common/openapi/api-envelope.decorator'
 
 export class ApiTokenResponse implements ApiTokenWire {
   @ApiProperty({ example: 7 }) uid!: number;
-  @ApiProperty({ description: 'The token value (64 hex characters).', example: '9f2c…' }) hash!: string;
+  @ApiProperty({ description: 'The token value (64 hex characters); empty for an organisation’s key another member made (docs/api.md §20).', example: '9f2c…' })
+  hash!: string;
   @ApiProperty({ example: 42 }) user_ref!: number;
   @ApiProperty({ example: '2026-05-01 12:00:00' }) created!: string;
   @ApiProperty({ type: String, nullable: true, example: null }) until!: string | null;
