@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { checkAtEachSize, endsCleanly, launch, signedInPage } from './support/browser';
 import { startMailbox, verificationLink } from './support/mailbox';
 import { type Account, account, call, type Service, startService } from './support/service';
@@ -119,6 +120,30 @@ describe('organisations in the console, in Chromium', () => {
     await bobPage.locator('#commands').waitFor();
     expect(await bobPage.locator('#send-command').count()).toBe(0);
     await check('organisation-viewer-commands', bobPage);
+  });
+
+  it('shows a viewer the organisation’s photos with their boxes and labels, and no annotator', async () => {
+    const session = (await alicePage.context().cookies()).find((c) => c.name === 'dts_session')!;
+    const headers = { Cookie: `${session.name}=${session.value}`, 'X-Organisation': ORG, Origin: svc.url };
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 90, g: 120, b: 60 } } })
+      .jpeg()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'fox.jpg');
+    const uploaded = await fetch(`${svc.url}/user/device/image/${EUI}`, { method: 'POST', headers, body: form });
+    expect(uploaded.status).toBe(201);
+    const { hash } = ((await uploaded.json()) as { data: { hash: string } }).data;
+    await call(svc.url, 'POST', `/user/device/image/${EUI}/${hash}/annotations`, {
+      body: [{ bbox: [0.2, 0.2, 0.4, 0.5], score: 0.9, label: 'red fox' }],
+      headers,
+      expect: 200,
+    });
+    await bobPage.goto(`${svc.url}/console/camera-traps/${EUI}/${hash}`);
+    await bobPage.getByText('Your role here lets you look, not change the annotations.').waitFor();
+    await bobPage.getByRole('img', { name: /Box 1: red fox/ }).waitFor();
+    expect(await bobPage.getByRole('button', { name: 'Add box' }).count()).toBe(0);
+    expect(await bobPage.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+    await check('organisation-viewer-photo', bobPage);
   });
 
   it('makes the member an operator in the members table; the controls come with the role', async () => {

@@ -1,4 +1,12 @@
-import { ORG_ROLES, ORGANISATION_NAME_PATTERN, type OrganisationWire, type OrgRole, roleAtLeast } from '@dts/domain';
+import {
+  ORG_ROLES,
+  ORGANISATION_NAME_MAX_LENGTH,
+  ORGANISATION_NAME_MIN_LENGTH,
+  ORGANISATION_NAME_PATTERN,
+  type OrganisationWire,
+  type OrgRole,
+  roleAtLeast,
+} from '@dts/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -142,6 +150,8 @@ export function OrganisationsPage() {
             label="Name"
             required
             pattern={ORGANISATION_NAME_PATTERN.source}
+            minLength={ORGANISATION_NAME_MIN_LENGTH}
+            maxLength={ORGANISATION_NAME_MAX_LENGTH}
             value={form.name}
             onChange={(e) => setForm({ ...form, name: e.target.value })}
             hint="3 to 64 of A–Z a–z 0–9 . _ -, not only digits, unique among organisations and usernames."
@@ -381,6 +391,8 @@ function Settings({ org }: { org: OrganisationWire }) {
         <TextField
           label="Name"
           pattern={ORGANISATION_NAME_PATTERN.source}
+          minLength={ORGANISATION_NAME_MIN_LENGTH}
+          maxLength={ORGANISATION_NAME_MAX_LENGTH}
           value={form.name}
           onChange={(e) => setForm({ ...form, name: e.target.value })}
           hint="Keys keep working under a new name."

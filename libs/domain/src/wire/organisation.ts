@@ -19,10 +19,13 @@ export function roleAtLeast(role: OrgRole, needed: OrgRole): boolean {
 export const ORGANISATION_HEADER = 'X-Organisation';
 
 /**
- * An organisation's name: a username (one namespace) with a letter or sign in it, so that it never
- * reads as an organisation's id where either may be given (X-Organisation, `?organisation=`).
+ * An organisation's name: a username (one namespace: 3-64 of A-Z a-z 0-9 . _ -) with a letter or a
+ * sign in it, so that it never reads as an organisation's id where either may be given
+ * (X-Organisation, `?organisation=`).
  */
-export const ORGANISATION_NAME_PATTERN = /^(?![0-9]+$)[A-Za-z0-9._-]{3,64}$/;
+export const ORGANISATION_NAME_PATTERN = /^[A-Za-z0-9._-]*[A-Za-z._-][A-Za-z0-9._-]*$/;
+export const ORGANISATION_NAME_MIN_LENGTH = 3;
+export const ORGANISATION_NAME_MAX_LENGTH = 64;
 
 /** Days an invitation can be accepted. */
 export const INVITATION_DAYS = 14;

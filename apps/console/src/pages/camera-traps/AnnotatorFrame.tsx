@@ -140,3 +140,28 @@ export function AnnotatorFrame({
     </figure>
   );
 }
+
+/** The photo with its boxes, to look at only: for a role that may not change annotations (a viewer). */
+export function AnnotatedPhoto({ boxes, src, alt }: { boxes: readonly DraftBox[]; src: string; alt: string }) {
+  return (
+    <figure className="annotated">
+      <div className="annotated-frame">
+        <img src={src} alt={alt} draggable={false} />
+        {boxes.map((b, i) => (
+          <div
+            key={b.key}
+            className={boxClass(b, false).replace(' editable', '')}
+            style={boxPercent(b.bbox)}
+            role="img"
+            aria-label={`Box ${i + 1}: ${b.label || 'no label'}, ${percent(b.score)}, by ${sourceText(b.source)}`}
+            data-label={b.label}
+          >
+            <span className="box-label" aria-hidden>
+              {byPerson(b.source) ? <User size={11} /> : b.source ? <Cpu size={11} /> : null} {i + 1}. {b.label || '…'} {percent(b.score)}
+            </span>
+          </div>
+        ))}
+      </div>
+    </figure>
+  );
+}

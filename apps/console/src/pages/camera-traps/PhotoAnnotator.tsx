@@ -1,8 +1,8 @@
 import { Plus } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ErrorBox } from '../../components/ui';
-import { taxonomyOfLabel } from '../../lib/annotation-draft';
-import { AnnotatorFrame, type Elements, elementKey, type Focus } from './AnnotatorFrame';
+import { scorePercent, sourceText, taxonomyOfLabel } from '../../lib/annotation-draft';
+import { AnnotatedPhoto, AnnotatorFrame, type Elements, elementKey, type Focus } from './AnnotatorFrame';
 import { BoxRow, LabelSuggestions, TaxonomyFields, WholeImage } from './AnnotationFields';
 import { DetectorImport } from './DetectorImport';
 import type { PhotoDraft } from './usePhotoDraft';
@@ -69,7 +69,61 @@ const typing = (target: EventTarget | null) => target instanceof HTMLElement && 
  * The photo page's annotation: the photo with its boxes, the editing panel and the detector
  * import; `side` (the photo's facts) goes below them. N adds a box anywhere on the page but in a field.
  */
-export function PhotoAnnotator({ state, src, alt, filename, side }: { state: PhotoDraft; src: string; alt: string; filename: string; side: ReactNode }) {
+export function PhotoAnnotator({
+  state,
+  src,
+  alt,
+  filename,
+  side,
+  readOnly = false,
+}: {
+  state: PhotoDraft;
+  src: string;
+  alt: string;
+  filename: string;
+  side: ReactNode;
+  /** Looked at, not annotated: a viewer gets the boxes and labels without a control it cannot use. */
+  readOnly?: boolean;
+}) {
+  if (readOnly) return <ReadOnlyPhoto state={state} src={src} alt={alt} side={side} />;
+  return <EditablePhoto state={state} src={src} alt={alt} filename={filename} side={side} />;
+}
+
+function ReadOnlyPhoto({ state, src, alt, side }: { state: PhotoDraft; src: string; alt: string; side: ReactNode }) {
+  const { boxes, prediction } = state.draft;
+  return (
+    <div className="photo-layout">
+      <AnnotatedPhoto boxes={boxes} src={src} alt={alt} />
+      <div className="photo-side">
+        <section className="card annotation-panel" aria-label="Annotations">
+          <div className="card-head">
+            <h2>Annotations</h2>
+          </div>
+          {boxes.length > 0 ? (
+            <ol className="box-list" aria-label="Detections">
+              {boxes.map((b) => (
+                <li key={b.key}>
+                  {b.label || 'no label'} · {sourceText(b.source)}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted">No boxes.</p>
+          )}
+          {prediction ? (
+            <p>
+              The whole image: {prediction.label} ({scorePercent(prediction.score)} %)
+            </p>
+          ) : null}
+          <p className="muted small">Your role here lets you look, not change the annotations.</p>
+        </section>
+        {side}
+      </div>
+    </div>
+  );
+}
+
+function EditablePhoto({ state, src, alt, filename, side }: { state: PhotoDraft; src: string; alt: string; filename: string; side: ReactNode }) {
   const elements = useRef(new Map<string, HTMLElement>());
   const [focusing, focus] = useState<Focus | null>(null);
   // After the render that shows it: a new box, or its label field, takes the keyboard.

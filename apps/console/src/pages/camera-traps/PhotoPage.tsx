@@ -166,8 +166,9 @@ function PhotoView({
         }
       />
       <ErrorBox error={remove.error} />
-      <p className="muted small">← and → go to the previous and next photo, Escape back to all photos; changes are saved on the way.</p>
+      <p className="muted small">← and → go to the previous and next photo, Escape back to all photos{operator ? '; changes are saved on the way' : ''}.</p>
       <PhotoAnnotator
+        readOnly={!operator}
         state={draft}
         src={sameOrigin(d.meta.url)}
         alt={`Photo ${d.meta.filename} from camera ${eui}`}

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import {
   type AddMemberRequest,
   type CreateOrganisationRequest,
@@ -13,6 +13,8 @@ import {
   type InvitationWire,
   type MemberWire,
   ORG_ROLES,
+  ORGANISATION_NAME_MAX_LENGTH,
+  ORGANISATION_NAME_MIN_LENGTH,
   ORGANISATION_NAME_PATTERN,
   type OrganisationWire,
   type OrgRole,
@@ -26,10 +28,13 @@ export class CreateOrganisationDto implements CreateOrganisationRequest {
   @ApiProperty({
     example: 'acme-fleet',
     pattern: ORGANISATION_NAME_PATTERN.source,
+    minLength: ORGANISATION_NAME_MIN_LENGTH,
+    maxLength: ORGANISATION_NAME_MAX_LENGTH,
     description:
       'Unique case-insensitively among organisations and usernames (one namespace); what X-Organisation names. Not only digits: those name an organisation by its id.',
   })
   @IsString({ message: NAME_MESSAGE })
+  @Length(ORGANISATION_NAME_MIN_LENGTH, ORGANISATION_NAME_MAX_LENGTH, { message: NAME_MESSAGE })
   @Matches(ORGANISATION_NAME_PATTERN, { message: NAME_MESSAGE })
   name!: string;
 
@@ -41,9 +46,15 @@ export class CreateOrganisationDto implements CreateOrganisationRequest {
 }
 
 export class UpdateOrganisationDto implements UpdateOrganisationRequest {
-  @ApiPropertyOptional({ pattern: ORGANISATION_NAME_PATTERN.source, description: 'A new name: keys keep working; sessions name it anew in X-Organisation.' })
+  @ApiPropertyOptional({
+    pattern: ORGANISATION_NAME_PATTERN.source,
+    minLength: ORGANISATION_NAME_MIN_LENGTH,
+    maxLength: ORGANISATION_NAME_MAX_LENGTH,
+    description: 'A new name: keys keep working; sessions name it anew in X-Organisation.',
+  })
   @IsOptional()
   @IsString({ message: NAME_MESSAGE })
+  @Length(ORGANISATION_NAME_MIN_LENGTH, ORGANISATION_NAME_MAX_LENGTH, { message: NAME_MESSAGE })
   @Matches(ORGANISATION_NAME_PATTERN, { message: NAME_MESSAGE })
   name?: string;
 
