@@ -13,6 +13,11 @@ interface Slot {
   known: number;
   /** Hits admitted here and not yet sent to the store. */
   pending: number;
+  /**
+   * Hits on their way to the store: counted until the store's answer (which has them) is learnt,
+   * so that a decision or a header in between neither forgets nor repeats them.
+   */
+  sending: number;
   /** When the window ends (ms since the epoch). */
   expiresAt: number;
   /** When the block ends, 0 when none. */
@@ -56,7 +61,7 @@ export class BatchedThrottlerStorage implements ThrottlerStorage, OnApplicationS
     const slot = this.slots.get(key);
     if (slot && now < slot.expiresAt) {
       if (slot.blockedUntil > now) return this.state(slot, now);
-      if (slot.known + slot.pending + 1 <= limit * LOCAL_SHARE) {
+      if (slot.known + slot.pending + slot.sending + 1 <= limit * LOCAL_SHARE) {
         slot.pending++;
         return this.state(slot, now);
       }
@@ -97,12 +102,19 @@ export class BatchedThrottlerStorage implements ThrottlerStorage, OnApplicationS
       }
       const amount = slot.pending;
       slot.pending = 0;
+      slot.sending += amount;
       sends.push(
         this.shared.add(key, amount, slot.ttlMs, slot.limit, slot.blockMs, slot.throttler).then(
-          (state) => this.learn(key, state, slot),
+          (state) => {
+            slot.sending -= amount;
+            this.learn(key, state, slot);
+          },
           // The store is unreachable: the hits are owed still, and the next request that needs the
           // store meets the error itself.
-          () => void (slot.pending += amount),
+          () => {
+            slot.sending -= amount;
+            slot.pending += amount;
+          },
         ),
       );
     }
@@ -122,7 +134,7 @@ export class BatchedThrottlerStorage implements ThrottlerStorage, OnApplicationS
       slot.blockedUntil = blockedUntil;
       Object.assign(slot, settings);
     } else {
-      this.slots.set(key, { known: state.totalHits, pending: 0, expiresAt, blockedUntil, ...settings });
+      this.slots.set(key, { known: state.totalHits, pending: 0, sending: 0, expiresAt, blockedUntil, ...settings });
     }
   }
 
@@ -130,7 +142,7 @@ export class BatchedThrottlerStorage implements ThrottlerStorage, OnApplicationS
   private state(slot: Slot, now: number): RateLimitState {
     const blocked = slot.blockedUntil > now;
     return {
-      totalHits: slot.known + slot.pending,
+      totalHits: slot.known + slot.pending + slot.sending,
       timeToExpire: Math.max(0, Math.ceil((slot.expiresAt - now) / 1000)),
       isBlocked: blocked,
       timeToBlockExpire: blocked ? Math.ceil((slot.blockedUntil - now) / 1000) : 0,
