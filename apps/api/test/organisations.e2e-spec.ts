@@ -145,6 +145,23 @@ describe('organisations, members, roles and invitations', () => {
       expect(expectSuccess<string[]>(await as(alice).get(`/user/device?organisation=${org.name}`))).toEqual(await deviceEuis(alice));
     });
 
+    it('shares a device with an organisation and hands one over to it, by its name, as between people', async () => {
+      const team = expectSuccess<OrganisationWire>(await as(bob).post('/org', { name: `share-${randomBytes(3).toString('hex')}` }), 201);
+      const shared = newEui();
+      expectSuccess(await as(alice).post(`/user/device/${shared}`, { label: 'shared with a team' }), 201);
+      expectSuccess(await as(alice).post(`/user/device/share/${shared}`, { username: team.name }), 201);
+      expect(await deviceEuis(bob, team.name)).toContain(shared);
+      expect(await deviceEuis(bob)).not.toContain(shared);
+      // A hand-over offered to the organisation is accepted by acting in it.
+      const given = newEui();
+      expectSuccess(await as(alice).post(`/user/device/${given}`, { label: 'given to a team' }), 201);
+      expectSuccess(await as(alice).post(`/user/device/handover/${given}`, { username: team.name }), 201);
+      expectError(await as(bob).post(`/user/device/handover/${given}/accept`), 404, 'NOT_FOUND');
+      expectSuccess(await as(bob, team.name).post(`/user/device/handover/${given}/accept`));
+      expect(await deviceEuis(bob, team.name)).toContain(given);
+      expect(await deviceEuis(alice)).not.toContain(given);
+    });
+
     it('answers 404 naming X-Organisation to a non-member and for an organisation that does not exist; another organisation’s device is 404', async () => {
       const eui = newEui();
       expectSuccess(await as(alice, org.name).post(`/user/device/${eui}`, {}), 201);
