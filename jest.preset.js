@@ -57,5 +57,6 @@ module.exports.componentProject = (name, dir, testMatch) => ({
   // wouter (the console's router) ships ES modules only too.
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|wouter|eventsource-parser)/)'],
   moduleNameMapper: { ...project(name, dir, testMatch).moduleNameMapper, '\\.css$': join(root, 'tools/jest/style-stub.js') },
-  setupFiles: [],
+  // The message catalogue, as main.tsx loads it before the first render (jsdom's language: English).
+  setupFiles: [join(root, 'apps/console/src/i18n/index.ts')],
 });

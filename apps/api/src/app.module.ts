@@ -19,6 +19,7 @@ import { NetworksModule } from './modules/networks/networks.module';
 import { DatamodelModule } from './modules/datamodel/datamodel.module';
 import { DemoModule } from './modules/demo/demo.module';
 import { DevicesModule } from './modules/devices/devices.module';
+import { DashboardsModule } from './modules/dashboards/dashboards.module';
 import { FencesModule } from './modules/fences/fences.module';
 import { GatewaysModule } from './modules/gateways/gateways.module';
 import { FeedbackModule } from './modules/feedback/feedback.module';
@@ -60,6 +61,7 @@ export class AppModule {
         DevicesModule,
         DatamodelModule,
         FencesModule,
+        DashboardsModule,
         GatewaysModule,
         IngestModule,
         UplinksModule,

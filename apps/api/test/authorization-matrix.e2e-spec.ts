@@ -116,6 +116,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     network: number;
     codec: number;
     fence: number;
+    dashboard: number;
     command: number;
     hash: string;
     otherHash: string;
@@ -153,6 +154,8 @@ describe('authorization matrix (OWASP API1/API5)', () => {
   };
   const as = (who: Caller) => tokenClient(svc, who.masterToken);
   const ownerGet = async <T>(path: string) => expectSuccess<T>(await as(owner).get(path));
+  /** A latest-value tile of the device: a dashboard's body naming an object. */
+  const dashboardTile = (eui: string) => ({ id: 't', kind: 'latest', title: null, x: 0, y: 0, w: 3, h: 2, options: { device: eui, member: 'temperature' } });
   let adminEdits = 0;
   let retentionEdits = 0;
   /** The image's hash once the worker made its thumbnail. */
@@ -392,6 +395,16 @@ describe('authorization matrix (OWASP API1/API5)', () => {
       target: async () => ({ path: `/user/device/series/${fx.eui}?members=temperature&from=1777636800&to=1777640400&interval=5m` }),
       expect: { owner: 200, shared: 200, other: NOT_FOUND },
     },
+    {
+      // The account's own devices only, as an API token at POST /ingest/rest: a shared one is not the sharer's to feed.
+      route: 'POST /user/device/uplink/{eui}/simulate',
+      target: async () => ({
+        path: `/user/device/uplink/${fx.eui}/simulate`,
+        body: { port: 1, payload_hex: '0167010E' },
+        state: async () => (await ownerGet<unknown[]>(`/user/device/table/${fx.eui}`)).length,
+      }),
+      expect: { owner: 201, shared: FORBIDDEN, other: NOT_FOUND },
+    },
     // Commands
     {
       route: 'GET /user/device/command/{eui}',
@@ -625,6 +638,40 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     {
       route: 'POST /user/integration/{uid}/deliveries/{id}/redeliver',
       target: async () => ({ path: `/user/integration/${fx.integration}/deliveries/${fx.delivery}/redeliver`, state: () => integrationState() }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'POST /user/integration/{uid}/test',
+      target: async () => ({ path: `/user/integration/${fx.integration}/test`, state: () => integrationState() }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    // Dashboards: per account (a user the device is shared with has their own); a widget naming a device is checked like a body naming one.
+    {
+      route: 'POST /user/dashboard',
+      variant: 'a widget naming the owner’s device',
+      target: async () => ({ path: '/user/dashboard', body: { name: 'matrix', widgets: [dashboardTile(fx.eui)] } }),
+      expect: { owner: 201, shared: 201, other: NOT_FOUND },
+    },
+    {
+      route: 'GET /user/dashboard/{uid}',
+      target: async () => ({ path: `/user/dashboard/${fx.dashboard}` }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'PATCH /user/dashboard/{uid}',
+      target: async () => ({
+        path: `/user/dashboard/${fx.dashboard}`,
+        body: { name: `renamed ${randomBytes(2).toString('hex')}` },
+        state: () => ownerGet(`/user/dashboard/${fx.dashboard}`),
+      }),
+      expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
+    },
+    {
+      route: 'DELETE /user/dashboard/{uid}',
+      target: async () => {
+        const { uid } = expectSuccess<{ uid: number }>(await as(owner).post('/user/dashboard', { name: 'gone' }), 201);
+        return { path: `/user/dashboard/${uid}`, state: async () => (await as(owner).get(`/user/dashboard/${uid}`)).status };
+      },
       expect: { owner: 200, shared: NOT_FOUND, other: NOT_FOUND },
     },
     {
@@ -1023,6 +1070,7 @@ describe('authorization matrix (OWASP API1/API5)', () => {
     expectSuccess(await as(carol).post(`/user/invitation/${joined.uid}/accept`));
     fx.fence = expectSuccess<{ uid: number }>(await as(owner).post('/user/fence', { name: 'matrix fence', geometry: SQUARE }), 201).uid;
     fx.eui = await freshDevice();
+    fx.dashboard = expectSuccess<{ uid: number }>(await as(owner).post('/user/dashboard', { name: 'matrix', widgets: [dashboardTile(fx.eui)] }), 201).uid;
     fx.integration = expectSuccess<{ uid: number }>(
       await as(owner).post('/user/integration', {
         name: 'matrix',

@@ -1,5 +1,7 @@
 import type { DeviceMetaWire, SeriesWire } from '@dts/domain';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import { accountWithCredentials, bearer } from './support/accounts';
 import { expectApiError, expectError, expectSuccess } from './support/envelope';
 import { startTestService, TEST_SECRETS, type TestService } from './support/harness';
@@ -208,23 +210,80 @@ describe('console BFF routes', () => {
   });
 
   describe('GET /user/overview', () => {
-    it('counts the account’s devices, uplinks, images and pending commands', async () => {
+    it('counts the account’s devices, uplinks, images, pending commands, active alerts and integration health', async () => {
       await alice.client.commands.create(euis[0]!, { port: 2, payload_hex: '01' });
+      // The sensor heard long ago whether or not the series tests ran before (an uplink older than theirs).
+      await ingest([{ devEUI: sensor, port: 1, payload_hex: environment(20, 40, 1000), time_stamp_unix: T0 - 100 * HOUR }]);
+      // An alert raised and one cleared; integrations enabled, failing and disabled (as the router and the dispatcher leave them).
+      const ds = svc.app.get<DataSource>(getDataSourceToken());
+      const [{ uid: device, owner_id: account }] = await ds.query(`SELECT uid, owner_id FROM devices WHERE eui = $1`, [euis[1]]);
+      await ds.query(
+        `INSERT INTO alerts (account_id, rule_name, rule_kind, device_id, message, details, raised_at, cleared_at)
+         VALUES ($1, 'Too warm', 'threshold', $2, 'temperature 30 above 25', '{}', now() - interval '5 minutes', NULL),
+                ($1, 'Too warm', 'threshold', $2, 'temperature 26 above 25', '{}', now() - interval '2 hours', now() - interval '90 minutes')`,
+        [account, device],
+      );
+      await ds.query(
+        `INSERT INTO integrations (account_id, name, kind, url, events, enabled, failing_since, disabled_reason)
+         VALUES ($1, 'ok', 'webhook', 'https://example.org/a', '{uplink}', true, NULL, NULL),
+                ($1, 'failing', 'webhook', 'https://example.org/b', '{uplink}', true, now(), NULL),
+                ($1, 'off', 'webhook', 'https://example.org/c', '{uplink}', false, NULL, 'the receiver answered 410')`,
+        [account],
+      );
       const overview = await alice.client.user.overview();
-      // Heard within the hour: two; heard long ago: two (one of them the sensor); never: eight.
+      // Heard within the hour: two; heard long ago: two (one of them the sensor: silent); never: eight.
       expect(overview).toEqual({
-        devices: { total: 12, online: 2, offline: 10, never_seen: 8 },
+        devices: { total: 12, online: 2, offline: 10, never_seen: 8, silent: 2 },
         uplinks_24h: 2,
         images: 0,
         commands_pending: 1,
+        alerts_active: 1,
+        integrations: { total: 3, failing: 1, disabled: 1 },
         online_threshold_s: 3_600,
       });
-      expect(await bob.client.user.overview()).toMatchObject({
-        devices: { total: 1, online: 0, offline: 1, never_seen: 1 },
+      expect(await bob.client.user.overview()).toEqual({
+        devices: { total: 1, online: 0, offline: 1, never_seen: 1, silent: 0 },
         uplinks_24h: 0,
+        images: 0,
         commands_pending: 0,
+        alerts_active: 0,
+        integrations: { total: 0, failing: 0, disabled: 0 },
+        online_threshold_s: 3_600,
       });
       expectError(await get('/user/overview', null), 401, 'AUTH_REQUIRED');
+    });
+  });
+
+  describe('GET /user/activity', () => {
+    it('merges devices heard from, commands and alerts, newest first, the account’s only', async () => {
+      const activity = await alice.client.user.activity();
+      const times = activity.map((a) => a.at_unix);
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+      // Each device heard from once (the three above and the sensor the series tests fed), the command above, the two alerts (the cleared one at its clearing).
+      const seen = activity.filter((a) => a.kind === 'seen').map((a) => a.devEUI);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.sort()).toEqual([euis[1], euis[2], euis[3], sensor].sort());
+      expect(activity.find((a) => a.kind === 'command')).toMatchObject({
+        devEUI: euis[0],
+        state: expect.stringMatching(/^(Created|Scheduled)$/),
+        text: 'port 2',
+        label: 'bike 11',
+      });
+      expect(activity.filter((a) => a.kind === 'alert').map((a) => [a.state, a.text])).toEqual([
+        ['active', 'temperature 30 above 25'],
+        ['cleared', 'temperature 26 above 25'],
+      ]);
+      expect(activity.every((a) => (a.kind === 'seen' ? a.uid === null : Number.isInteger(a.uid)))).toBe(true);
+      expect(await alice.client.user.activity(2)).toHaveLength(2);
+      // Bob sees nothing of Alice’s.
+      expect(await bob.client.user.activity()).toEqual([]);
+    });
+
+    it('refuses a bad limit, naming it, and needs credentials', async () => {
+      expectError(await get('/user/activity?limit=0'), 400, 'VALIDATION_FAILED', 'limit');
+      expectError(await get('/user/activity?limit=101'), 400, 'VALIDATION_FAILED', 'limit');
+      expectError(await get('/user/activity?limit=many'), 400, 'VALIDATION_FAILED', 'limit');
+      expectError(await get('/user/activity', null), 401, 'AUTH_REQUIRED');
     });
   });
 

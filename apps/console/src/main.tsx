@@ -4,6 +4,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { queryClient } from './api/query-client';
 import { App } from './app/App';
+// The message catalogue, initialised before the first render (the person's language from the start).
+import './i18n';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(

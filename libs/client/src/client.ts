@@ -4,6 +4,7 @@ import { type ApiResponse, type DeviceTelemetryClientOptions, type RequestOption
 import { authApi, sessionsApi, tokensApi, userApi } from './resources/account';
 import { alertsApi, integrationsApi, rulesApi } from './resources/automation';
 import { commandsApi } from './resources/commands';
+import { dashboardsApi } from './resources/dashboards';
 import { codecsApi, ingestApi, networksApi, uplinksApi } from './resources/data';
 import { datamodelApi, devicesApi, fencesApi, gatewaysApi, handoversApi, metaApi } from './resources/devices';
 import { imagesApi } from './resources/images';
@@ -39,6 +40,8 @@ export class DeviceTelemetryClient {
   readonly meta: ReturnType<typeof metaApi>;
   readonly datamodel: ReturnType<typeof datamodelApi>;
   readonly fences: ReturnType<typeof fencesApi>;
+  /** Dashboards of widgets, private or shared by role (docs/api.md §21). */
+  readonly dashboards: ReturnType<typeof dashboardsApi>;
   readonly gateways: ReturnType<typeof gatewaysApi>;
   /** Ingestion: with `ingestSecret` the platform secret, else the account's token (its own devices only). */
   readonly ingest: ReturnType<typeof ingestApi>;
@@ -70,6 +73,7 @@ export class DeviceTelemetryClient {
     this.meta = metaApi(this.t);
     this.datamodel = datamodelApi(this.t);
     this.fences = fencesApi(this.t);
+    this.dashboards = dashboardsApi(this.t);
     this.gateways = gatewaysApi(this.t);
     this.ingest = ingestApi(this.t);
     this.uplinks = uplinksApi(this.t);

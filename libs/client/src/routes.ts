@@ -63,6 +63,7 @@ export const ROUTES = {
   metaUpdate: route('POST', '/user/device/meta/{eui}'),
   // Account overview and console settings
   userOverview: route('GET', '/user/overview'),
+  userActivity: route('GET', '/user/activity'),
   uiConfig: route('GET', '/ui/config'),
   // Datamodel
   datamodelAll: route('GET', '/datamodel'),
@@ -85,12 +86,19 @@ export const ROUTES = {
   fencesDevices: route('GET', '/user/fence/{uid}/devices'),
   gatewaysList: route('GET', '/user/gateways'),
   gatewaysByNetwork: route('GET', '/user/gateways/{network_ref}'),
+  // Dashboards
+  dashboardsList: route('GET', '/user/dashboard'),
+  dashboardsGet: route('GET', '/user/dashboard/{uid}'),
+  dashboardsCreate: route('POST', '/user/dashboard'),
+  dashboardsUpdate: route('PATCH', '/user/dashboard/{uid}'),
+  dashboardsRemove: route('DELETE', '/user/dashboard/{uid}'),
   // Ingestion
   ingestImage: route('POST', '/ingest/image'),
   // Uplinks and data
   uplinksTable: route('GET', '/user/device/table/{eui}'),
   uplinksData: route('GET', '/user/device/data/{eui}'),
   uplinksTest: route('GET', '/test/uplink/{eui}'),
+  uplinksSimulate: route('POST', '/user/device/uplink/{eui}/simulate'),
   uplinksLive: route('GET', '/user/device/live/{eui}'),
   uplinksSeries: route('GET', '/user/device/series/{eui}'),
   accountLive: route('GET', '/user/live'),
@@ -130,6 +138,7 @@ export const ROUTES = {
   integrationsRemove: route('DELETE', '/user/integration/{uid}'),
   integrationsDeliveries: route('GET', '/user/integration/{uid}/deliveries'),
   integrationsRedeliver: route('POST', '/user/integration/{uid}/deliveries/{id}/redeliver'),
+  integrationsTest: route('POST', '/user/integration/{uid}/test'),
   // Alert rules and alerts
   rulesList: route('GET', '/user/rule'),
   rulesGet: route('GET', '/user/rule/{uid}'),

@@ -4,3 +4,6 @@ export * from './worker.module';
 export * from './timeseries/timeseries-maintenance';
 export * from './alerts/alert-mail-digests';
 export * from './commands/network-client';
+export * from './integrations/integration-sender';
+export * from './integrations/mqtt-transport';
+export * from './integrations/webhook-transport';

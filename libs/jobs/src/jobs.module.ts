@@ -18,6 +18,7 @@ import { DeliveryDispatcher } from './integrations/delivery-dispatcher';
 import { EventPump } from './integrations/event-pump';
 import { EventRouter } from './integrations/event-router';
 import { IntegrationsMaintenanceProcessor } from './integrations/integrations-maintenance.processor';
+import { IntegrationSender } from './integrations/integration-sender';
 import { MqttTransport } from './integrations/mqtt-transport';
 import { WebhookTransport } from './integrations/webhook-transport';
 import { JobProcessor } from './job-processor';
@@ -57,7 +58,7 @@ const PROCESSORS = [
 ];
 
 /** Outbound events: the outbox router, the delivery dispatcher, their transports and what wakes them. */
-const EVENT_FLOW = [EventRouter, DeliveryDispatcher, WebhookTransport, MqttTransport, EventPump];
+const EVENT_FLOW = [EventRouter, DeliveryDispatcher, IntegrationSender, WebhookTransport, MqttTransport, EventPump];
 
 /**
  * The queue processors. Expects configuration, persistence and queues from the importing root:

@@ -45,6 +45,7 @@ export const CITUS_LAYOUT = {
     'organisation_members',
     'organisation_invitations',
     'oidc_identities',
+    'dashboards',
     // Across every account, in time order, written after each call: the coordinator's.
     'audit_events',
   ],

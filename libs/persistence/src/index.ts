@@ -14,6 +14,7 @@ export * from './devices/device-list.repository';
 export * from './devices/device-registration.repository';
 export * from './devices/devices.repository';
 export * from './feedback/feedback.repository';
+export * from './dashboards/dashboards.repository';
 export * from './fences/fences.repository';
 export * from './gateways/gateways.repository';
 export * from './images';

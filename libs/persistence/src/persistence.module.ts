@@ -25,6 +25,7 @@ import { DeviceHandoversRepository } from './devices/device-handovers.repository
 import { DeviceListRepository } from './devices/device-list.repository';
 import { DeviceRegistrationRepository } from './devices/device-registration.repository';
 import { DevicesRepository } from './devices/devices.repository';
+import { DashboardsRepository } from './dashboards/dashboards.repository';
 import { FencesRepository } from './fences/fences.repository';
 import { GatewaysRepository } from './gateways/gateways.repository';
 import { DeviceEventsRepository } from './uplinks/device-events.repository';
@@ -68,6 +69,7 @@ const REPOSITORIES = [
   DeviceRegistrationRepository,
   DeviceHandoversRepository,
   FencesRepository,
+  DashboardsRepository,
   GatewaysRepository,
   IngestRepository,
   DeviceEventsRepository,

@@ -1,4 +1,5 @@
 import { ApiError, DeviceTelemetryClient } from '@dts/client';
+import { i18n } from '../i18n';
 import { actingOrganisation, onActingChanged } from './acting';
 
 /**
@@ -20,14 +21,14 @@ export function reportError(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) for (const listener of sessionLost) listener();
 }
 
-/** A person-readable line for a failed call: the service's message, naming the field. */
+/** A person-readable line for a failed call: the service's message, naming the field (the console's own texts in its language). */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     const first = error.errors[0];
-    if (!first) return `The service answered ${error.status}.`;
+    if (!first) return i18n.t('common.errors.status', { status: error.status });
     return error.errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join(' ');
   }
-  if (error instanceof TypeError) return 'The service cannot be reached. Check the connection and try again.';
+  if (error instanceof TypeError) return i18n.t('common.errors.unreachable');
   return error instanceof Error ? error.message : String(error);
 }
 

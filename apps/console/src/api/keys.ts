@@ -1,4 +1,13 @@
-import type { AdminAccountListQuery, AuditQuery, CacheEntryListQuery, DeviceListQuery, ImageGalleryQuery, SeriesQuery } from '@dts/domain';
+import type {
+  AdminAccountListQuery,
+  AlertQuery,
+  DeliveriesQuery,
+  AuditQuery,
+  CacheEntryListQuery,
+  DeviceListQuery,
+  ImageGalleryQuery,
+  SeriesQuery,
+} from '@dts/domain';
 import type { CommandShow } from '../lib/live-merge';
 
 /** Query keys of every resource: one place, so that live events and mutations invalidate the right ones. */
@@ -6,6 +15,8 @@ export const keys = {
   me: ['me'] as const,
   config: ['config'] as const,
   overview: ['overview'] as const,
+  /** Under the overview's key: whatever refreshes the overview (the live feed) refreshes the activity with it. */
+  activity: ['overview', 'activity'] as const,
   datamodel: ['datamodel'] as const,
   deviceLists: ['devices', 'list'] as const,
   deviceList: (q: Omit<DeviceListQuery, 'cursor'>) => ['devices', 'list', q] as const,
@@ -24,6 +35,10 @@ export const keys = {
   hasPhotos: (eui: string) => ['images', 'has', eui] as const,
   imageLabels: ['images', 'labels'] as const,
   fences: ['fences'] as const,
+  dashboards: ['dashboards'] as const,
+  dashboard: (uid: number) => ['dashboards', uid] as const,
+  networks: ['networks'] as const,
+  gateways: ['gateways'] as const,
   fenceDevices: (uid: number) => ['fences', uid, 'devices'] as const,
   tokens: ['tokens'] as const,
   session: ['session'] as const,
@@ -39,4 +54,13 @@ export const keys = {
   orgAudit: (uid: number, q: Omit<AuditQuery, 'cursor' | 'format'>) => ['organisations', uid, 'audit', q] as const,
   codecs: ['codecs'] as const,
   codec: (uid: number) => ['codecs', uid] as const,
+  /** Every alert query starts with 'alerts': one live event or acknowledgement reaches them all. */
+  alerts: ['alerts'] as const,
+  alertLists: ['alerts', 'list'] as const,
+  alertList: (q: Omit<AlertQuery, 'before'>) => ['alerts', 'list', q] as const,
+  alert: (uid: number) => ['alerts', 'one', uid] as const,
+  rules: ['rules'] as const,
+  integrations: ['integrations'] as const,
+  integration: (uid: number) => ['integrations', uid] as const,
+  deliveries: (uid: number, q: Omit<DeliveriesQuery, 'before'>) => ['integrations', uid, 'deliveries', q] as const,
 };

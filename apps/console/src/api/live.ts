@@ -1,8 +1,9 @@
-import type { CommandWire, DeviceMetaWire, ImageGalleryEntryWire, ImageLiveEventWire, UplinkRecordWire } from '@dts/domain';
+import type { AlertWire, CommandWire, DeviceMetaWire, ImageGalleryEntryWire, ImageLiveEventWire, UplinkRecordWire } from '@dts/domain';
 import { type InfiniteData, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type GalleryFilter, mergeImageEvent } from '../lib/gallery';
 import { mergeUplinks, positionOf } from '../lib/live-merge';
+import { applyAlert } from './alert-cache';
 import { mergeCommandInLists } from './command-cache';
 import { keys } from './keys';
 import { organisationQuery, useActingOrganisation } from './acting';
@@ -47,10 +48,11 @@ function touchDevice(meta: DeviceMetaWire, row: UplinkRecordWire): DeviceMetaWir
 }
 
 /**
- * Command and image events are not replayed after a reconnect (uplinks are, from Last-Event-ID):
- * what a gap may have hidden is read again.
+ * Command, alert and image events are not replayed after a reconnect (uplinks are, from
+ * Last-Event-ID): what a gap may have hidden is read again.
  */
 export function afterGap(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: keys.alerts });
   void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'device' && q.queryKey[2] === 'commands' && q.queryKey[3] === 'list' });
   void client.invalidateQueries({ queryKey: keys.galleries });
 }
@@ -119,6 +121,11 @@ export function useLiveFeed(enabled: boolean): LiveState {
     source.addEventListener('command', (event) => {
       const command = JSON.parse((event as MessageEvent<string>).data) as CommandWire;
       mergeCommandInLists(client, command);
+      refresh(keys.overview);
+    });
+    source.addEventListener('alert', (event) => {
+      // Raised or cleared: into every loaded alert list (the header's count, the alerts page, the device's banner).
+      applyAlert(client, JSON.parse((event as MessageEvent<string>).data) as AlertWire);
       refresh(keys.overview);
     });
     source.addEventListener('image', (event) => {

@@ -7,6 +7,7 @@ import { ErrorBox, Loading } from '../components/ui';
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, VerifyEmailPage } from '../pages/AccountPages';
 import { OverviewPage } from '../pages/Overview';
 import { safeNext, SignInPage } from '../pages/SignIn';
+import { useTranslation } from '../i18n';
 import { Layout } from './Layout';
 
 // The pages behind a map or a chart load with them: the sign-in page stays small.
@@ -24,6 +25,13 @@ const CodecEditorPage = lazy(() => import('../pages/codecs/CodecEditorPage').the
 const OrganisationsPage = lazy(() => import('../pages/Organisations').then((m) => ({ default: m.OrganisationsPage })));
 const OrganisationPage = lazy(() => import('../pages/Organisations').then((m) => ({ default: m.OrganisationPage })));
 const ImportDevicesPage = lazy(() => import('../pages/ImportDevices').then((m) => ({ default: m.ImportDevicesPage })));
+const NetworksPage = lazy(() => import('../pages/networks/NetworksPage').then((m) => ({ default: m.NetworksPage })));
+const RulesPage = lazy(() => import('../pages/automation/RulesPage').then((m) => ({ default: m.RulesPage })));
+const AlertsPage = lazy(() => import('../pages/automation/AlertsPage').then((m) => ({ default: m.AlertsPage })));
+const IntegrationsPage = lazy(() => import('../pages/automation/IntegrationsPage').then((m) => ({ default: m.IntegrationsPage })));
+const GatewaysPage = lazy(() => import('../pages/Gateways').then((m) => ({ default: m.GatewaysPage })));
+const DashboardsPage = lazy(() => import('../pages/dashboards/DashboardsPage').then((m) => ({ default: m.DashboardsPage })));
+const DashboardPage = lazy(() => import('../pages/dashboards/DashboardPage').then((m) => ({ default: m.DashboardPage })));
 
 const PUBLIC = ['/sign-in', '/register', '/forgot-password', '/reset-password'];
 /** Pages for anyone, signed in or not: the verification mail's link works in either state. */
@@ -58,6 +66,13 @@ function SignedIn() {
           <Route path="/codecs" component={CodecsPage} />
           <Route path="/codecs/:uid">{(params) => <CodecEditorPage uid={params.uid} />}</Route>
           <Route path="/import" component={ImportDevicesPage} />
+          <Route path="/networks" component={NetworksPage} />
+          <Route path="/gateways" component={GatewaysPage} />
+          <Route path="/dashboards" component={DashboardsPage} />
+          <Route path="/dashboards/:uid">{(params) => <DashboardPage uid={params.uid} />}</Route>
+          <Route path="/rules" component={RulesPage} />
+          <Route path="/alerts" component={AlertsPage} />
+          <Route path="/integrations" component={IntegrationsPage} />
           <Route path="/verify-email">
             <VerifyEmailPage signedIn />
           </Route>
@@ -67,14 +82,21 @@ function SignedIn() {
             </Route>
           ))}
           <Route>
-            <section className="card">
-              <h1>Page not found</h1>
-              <p>There is no such page in the console.</p>
-            </section>
+            <NotFound />
           </Route>
         </Switch>
       </Suspense>
     </Layout>
+  );
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="card">
+      <h1>{t('shell.notFound.title')}</h1>
+      <p>{t('shell.notFound.text')}</p>
+    </section>
   );
 }
 
@@ -100,12 +122,13 @@ function SignedOut({ expired }: { expired: boolean }) {
 }
 
 function Shell() {
+  const { t } = useTranslation();
   const session = useSession();
   const wasSignedIn = useRef(false);
   useEffect(() => {
     if (session.data) wasSignedIn.current = true;
   }, [session.data]);
-  if (session.isPending) return <Loading what="Starting the console" />;
+  if (session.isPending) return <Loading what={t('shell.starting')} />;
   if (session.isError && session.data === undefined) return <ErrorBox error={session.error} />;
   return session.data ? <SignedIn /> : <SignedOut expired={wasSignedIn.current} />;
 }

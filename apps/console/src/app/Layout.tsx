@@ -1,62 +1,95 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { LogOut, Radio } from 'lucide-react';
-import { type ReactNode, useEffect } from 'react';
+import { LogOut, Menu, Radio, X } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { LiveState } from '../api/live';
+import { ActiveAlertsIndicator } from '../components/ActiveAlerts';
+import { LanguageSwitcher } from '../components/LanguageSwitcher';
+import { useTranslation } from '../i18n';
 import { switchOrganisation, useActingOrganisation, useActingRole, useOrganisations } from '../api/organisation';
 import { useSession, useSignOut } from '../api/session';
-import { isCurrent, NAV, shownTo } from './nav';
+import { isCurrent, NAV, navSections, shownTo } from './nav';
 
-const LIVE_TEXT: Record<LiveState, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' };
-
-/** The signed-in shell: a skip link, the menu (a bar on a phone), the live state, sign out. */
+/**
+ * The signed-in shell: a skip link, one header row (the menu button on a narrow screen, the live
+ * state, where the console acts, sign out) and the side menu by sections — beside the page on a
+ * laptop, a drawer the menu button opens on a phone.
+ */
 export function Layout({ live, children }: { live: LiveState; children: ReactNode }) {
   const [location] = useLocation();
   const me = useSession().data;
   const signOut = useSignOut();
   const role = useActingRole();
-  const items = NAV.filter((item) => shownTo(item, { admin: me?.groupid === 1, role }));
+  const { t } = useTranslation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const sections = navSections(NAV.filter((item) => shownTo(item, { admin: me?.groupid === 1, role })));
+  // A page opened from the drawer closes it, as does Escape.
+  useEffect(() => setMenuOpen(false), [location]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   return (
-    <div className="shell">
+    <div className={menuOpen ? 'shell menu-open' : 'shell'}>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipLink')}
       </a>
       <header className="topbar">
+        <button type="button" className="ghost menu-button" aria-expanded={menuOpen} aria-controls="main-menu" onClick={() => setMenuOpen((open) => !open)}>
+          {menuOpen ? <X aria-hidden size={20} /> : <Menu aria-hidden size={20} />}
+          <span className="sr-only">{t('shell.menu')}</span>
+        </button>
         <Link href="/" className="brand">
-          <Radio aria-hidden size={20} /> Device Telemetry
+          <Radio aria-hidden size={20} /> <span className="brand-name">{t('shell.brand')}</span>
         </Link>
-        <nav aria-label="Main" className="nav">
-          <ul>
-            {items.map((item) => {
-              const current = isCurrent(item, location);
-              const Icon = item.icon;
-              return (
-                <li key={item.path}>
-                  <Link href={item.path} aria-current={current ? 'page' : undefined} className={current ? 'active' : undefined}>
-                    <Icon aria-hidden size={18} />
-                    <span>{item.label}</span>
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
         <div className="topbar-end">
+          <ActiveAlertsIndicator />
           <span className={`live-state live-${live}`} role="status" aria-live="polite" data-live={live}>
-            <span className="dot" aria-hidden /> {LIVE_TEXT[live]}
+            <span className="dot" aria-hidden /> <span className="live-text">{t(`shell.live.${live}`)}</span>
           </span>
           <OrganisationSwitcher username={me?.username ?? ''} />
-          <span className="user" title="Signed in as">
+          <span className="user" title={t('shell.signedInAs')}>
             {me?.username}
           </span>
-          <button type="button" className="ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-            <LogOut aria-hidden size={16} /> Sign out
+          <button type="button" className="ghost sign-out" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            <LogOut aria-hidden size={16} /> <span className="sign-out-text">{t('shell.signOut')}</span>
           </button>
         </div>
       </header>
-      <main id="main" tabIndex={-1}>
-        {children}
-      </main>
+      <div className="frame">
+        <nav aria-label="Main" className="nav" id="main-menu">
+          {sections.map((section) => (
+            <div key={section.id} className="nav-section">
+              <span className="nav-section-title" id={`nav-${section.id}`}>
+                {t(`shell.groups.${section.id}`)}
+              </span>
+              <ul aria-labelledby={`nav-${section.id}`}>
+                {section.items.map((item) => {
+                  const current = isCurrent(item, location);
+                  const Icon = item.icon;
+                  return (
+                    <li key={item.path}>
+                      <Link href={item.path} aria-current={current ? 'page' : undefined} className={current ? 'active' : undefined}>
+                        <Icon aria-hidden size={18} />
+                        <span>{t(`shell.nav.${item.label}`)}</span>
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          ))}
+          <LanguageSwitcher />
+        </nav>
+        {menuOpen ? <button type="button" className="menu-scrim" tabIndex={-1} aria-hidden onClick={() => setMenuOpen(false)} /> : null}
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
     </div>
   );
 }
@@ -66,6 +99,7 @@ export function Layout({ live, children }: { live: LiveState; children: ReactNod
  * belong to one). An organisation the person no longer belongs to is left for their own account.
  */
 function OrganisationSwitcher({ username }: { username: string }) {
+  const { t } = useTranslation();
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const acting = useActingOrganisation();
@@ -77,7 +111,7 @@ function OrganisationSwitcher({ username }: { username: string }) {
   if (!organisations || (organisations.length === 0 && acting === null)) return null;
   return (
     <label className="org-switcher">
-      <span className="sr-only">Act in</span>
+      <span className="sr-only">{t('shell.actIn')}</span>
       <select
         value={acting ?? ''}
         onChange={(e) => {
@@ -85,10 +119,10 @@ function OrganisationSwitcher({ username }: { username: string }) {
           navigate('/');
         }}
       >
-        <option value="">{username} (personal)</option>
+        <option value="">{t('shell.personal', { name: username })}</option>
         {organisations.map((o) => (
           <option key={o.id} value={o.name}>
-            {o.name} ({o.role})
+            {t('shell.organisationRole', { name: o.name, role: o.role })}
           </option>
         ))}
       </select>

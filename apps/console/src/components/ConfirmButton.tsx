@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { currentLanguage, useTranslation } from '../i18n';
 
 /**
  * A destructive action asked twice: the button turns into "Sure?" with the action and a way back,
@@ -18,6 +19,7 @@ export function ConfirmButton({
   pending?: boolean;
   className?: string;
 }) {
+  const { t } = useTranslation();
   const [asking, setAsking] = useState(false);
   const back = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -40,10 +42,13 @@ export function ConfirmButton({
           onConfirm();
         }}
       >
-        Yes, {typeof label === 'string' ? label.toLowerCase() : 'go on'}
+        {typeof label === 'string'
+          ? // English says the action in lower case ("Yes, delete"); German keeps the label's own capitals (its nouns).
+            t('common.confirm.yes', { action: currentLanguage() === 'en' ? label.toLowerCase() : label })
+          : t('common.confirm.yesGoOn')}
       </button>
       <button type="button" className="ghost small" ref={back} onClick={() => setAsking(false)}>
-        No
+        {t('common.confirm.no')}
       </button>
     </span>
   );

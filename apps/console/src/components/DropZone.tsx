@@ -1,18 +1,20 @@
 import { Upload } from 'lucide-react';
 import { type DragEvent, useId, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
+import { useTranslation } from '../i18n';
 
 /**
  * Files dropped on it, or chosen with the file picker it opens (the keyboard's way): photos unless
- * told otherwise (`what`, `accept`, `multiple`, `inputLabel`).
+ * told otherwise (`what`, `accept`, `multiple`, `inputLabel`, in the console's language).
  */
 export function DropZone({
   onFiles,
   disabled,
   hint,
-  what = 'photos',
+  what,
   accept = 'image/jpeg,image/png',
   multiple = true,
-  inputLabel = 'Photos to upload',
+  inputLabel,
   testId = 'dropzone',
 }: {
   onFiles: (files: File[]) => void;
@@ -24,6 +26,7 @@ export function DropZone({
   inputLabel?: string;
   testId?: string;
 }) {
+  const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const id = useId();
@@ -45,16 +48,22 @@ export function DropZone({
     >
       <Upload aria-hidden size={22} />
       <p>
-        Drop {what} here, or{' '}
-        <button
-          type="button"
-          className="link-button"
-          onClick={() => input.current?.click()}
-          disabled={disabled}
-          aria-describedby={hint ? `${id}-hint` : undefined}
-        >
-          choose {multiple ? 'files' : 'a file'}
-        </button>
+        <Trans
+          t={t}
+          i18nKey={multiple ? 'common.dropZone.promptMany' : 'common.dropZone.promptOne'}
+          values={{ what: what ?? t('common.dropZone.photos') }}
+          components={{
+            choose: (
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => input.current?.click()}
+                disabled={disabled}
+                aria-describedby={hint ? `${id}-hint` : undefined}
+              />
+            ),
+          }}
+        />
       </p>
       {hint ? (
         <p id={`${id}-hint`} className="hint">
@@ -67,7 +76,7 @@ export function DropZone({
         accept={accept}
         multiple={multiple}
         hidden
-        aria-label={inputLabel}
+        aria-label={inputLabel ?? t('common.dropZone.inputLabel')}
         onChange={(e) => {
           if (e.target.files?.length) onFiles([...e.target.files]);
           e.target.value = '';

@@ -4,6 +4,7 @@ import '@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useConsoleConfig } from '../hooks/devices';
+import { useTranslation } from '../i18n';
 import { type LatLng, polygonFromRings, ringsFromPolygon } from '../lib/fence-geometry';
 import { baseMap, escapeHtml, ViewFollower } from './map-base';
 
@@ -41,6 +42,7 @@ function ringsOf(layer: L.Polygon): LatLng[][] {
  * holds the buttons and a GeoJSON text of the shape, the keyboard's way to the same.
  */
 export function FenceMap({ label, fences, selected, draft, devices, mode, onSelect, onDrawn, onEdited }: Props) {
+  const { t } = useTranslation();
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const fenceLayer = useRef<L.LayerGroup | null>(null);
@@ -56,7 +58,7 @@ export function FenceMap({ label, fences, selected, draft, devices, mode, onSele
     const m = baseMap(element.current, config.map);
     fenceLayer.current = L.layerGroup().addTo(m);
     deviceLayer.current = L.layerGroup().addTo(m);
-    follower.current = new ViewFollower(m, 'every fence');
+    follower.current = new ViewFollower(m, t('common.map.everyFence'));
     fitted.current = '';
     m.pm.setGlobalOptions({ allowSelfIntersection: false, snappable: false });
     m.on('pm:create', (e) => {

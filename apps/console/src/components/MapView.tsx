@@ -1,6 +1,7 @@
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useConsoleConfig } from '../hooks/devices';
+import { useTranslation } from '../i18n';
 import { baseMap, escapeHtml, ViewFollower } from './map-base';
 
 export interface MapMarker {
@@ -35,7 +36,9 @@ interface Props {
  * drawn on the bundled base map. The view follows what is shown (a live position stays in view)
  * until the person pans or zooms (map-base.ts, ViewFollower).
  */
-export function MapView({ label, markers, tracks = [], onSelect, height = '420px', content = 'every position' }: Props) {
+export function MapView({ label, markers, tracks = [], onSelect, height = '420px', content }: Props) {
+  const { t } = useTranslation();
+  const what = content ?? t('common.map.everyPosition');
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);
@@ -48,7 +51,7 @@ export function MapView({ label, markers, tracks = [], onSelect, height = '420px
     if (!element.current || !config) return;
     const m = baseMap(element.current, config.map);
     layer.current = L.layerGroup().addTo(m);
-    follower.current = new ViewFollower(m, content);
+    follower.current = new ViewFollower(m, what);
     map.current = m;
     return () => {
       m.remove();

@@ -2,7 +2,8 @@ import type { SeriesWire } from '@dts/domain';
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { num, plural, utcText } from '../lib/format';
+import { useTranslation } from '../i18n';
+import { num, utcText } from '../lib/format';
 import { timeAxisRange, toChartData } from '../lib/series';
 
 export const PALETTE = ['#0f766e', '#b45309', '#1d4ed8', '#a21caf', '#15803d', '#b91c1c'];
@@ -13,6 +14,8 @@ interface Props {
   /** Unit and label per member (from the data types). */
   describe: (member: string) => { label: string; unit: string };
   height?: number;
+  /** Only the legend under the chart (a dashboard's small widget): the summary stays in the chart's accessible name. */
+  compact?: boolean;
 }
 
 const withAlpha = (hex: string, alpha: number) =>
@@ -24,7 +27,8 @@ const withAlpha = (hex: string, alpha: number) =>
  * Aggregated series as lines of the average with min–max bands where buckets hold several uplinks
  * (zoomed out). One y axis per unit. A text summary says the same for those who cannot see it.
  */
-export function SeriesChart({ series, members, describe, height = 280 }: Props) {
+export function SeriesChart({ series, members, describe, height = 280, compact = false }: Props) {
+  const { t } = useTranslation();
   const element = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const { data, lines } = useMemo(() => toChartData(series, members), [series, members]);
@@ -37,7 +41,7 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
   useEffect(() => {
     if (!element.current) return;
     const units = [...new Set(lines.map((l) => describe(l.member).unit))];
-    const seriesOpts: uPlot.Series[] = [{ label: 'Time (UTC)' }];
+    const seriesOpts: uPlot.Series[] = [{ label: t('common.chart.time') }];
     const bands: uPlot.Band[] = [];
     lines.forEach((line, i) => {
       const color = PALETTE[i % PALETTE.length] ?? '#0f766e';
@@ -51,8 +55,8 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
         points: { show: series.t.length < 60 },
       };
       if (line.min !== null && line.max !== null) {
-        seriesOpts[line.min] = { label: `${label} min`, stroke: withAlpha(color, 0.35), width: 1, scale: unit || line.member };
-        seriesOpts[line.max] = { label: `${label} max`, stroke: withAlpha(color, 0.35), width: 1, scale: unit || line.member };
+        seriesOpts[line.min] = { label: t('common.chart.min', { label }), stroke: withAlpha(color, 0.35), width: 1, scale: unit || line.member };
+        seriesOpts[line.max] = { label: t('common.chart.max', { label }), stroke: withAlpha(color, 0.35), width: 1, scale: unit || line.member };
         bands.push({ series: [line.max, line.min], fill: withAlpha(color, 0.15) });
       }
     });
@@ -115,23 +119,32 @@ export function SeriesChart({ series, members, describe, height = 280 }: Props) 
       const m = series.members[line.member];
       const avg = (m?.avg ?? []).filter((v): v is number => v !== null);
       const { label, unit } = describe(line.member);
-      if (avg.length === 0) return `${label}: no data`;
-      return `${label}: latest ${num(avg[avg.length - 1], 2, unit)}, lowest ${num(Math.min(...((m?.min ?? avg).filter((v) => v !== null) as number[])), 2, unit)}, highest ${num(Math.max(...((m?.max ?? avg).filter((v) => v !== null) as number[])), 2, unit)}`;
+      if (avg.length === 0) return t('common.chart.noData', { label });
+      return t('common.chart.summary', {
+        label,
+        latest: num(avg[avg.length - 1], 2, unit),
+        lowest: num(Math.min(...((m?.min ?? avg).filter((v) => v !== null) as number[])), 2, unit),
+        highest: num(Math.max(...((m?.max ?? avg).filter((v) => v !== null) as number[])), 2, unit),
+      });
     })
     .join('; ');
   return (
     <figure className="chart" data-points={series.t.length} data-from={from} data-to={to}>
-      <div ref={element} role="img" aria-label={`Chart of ${lines.map((l) => describe(l.member).label).join(', ')}. ${summary}`} />
+      <div ref={element} role="img" aria-label={t('common.chart.label', { lines: lines.map((l) => describe(l.member).label).join(', '), summary })} />
       <figcaption className="muted small">
         <span className="chart-legend">
           {lines.map((line, i) => (
             <span key={line.member}>
               <span className="swatch" style={{ background: PALETTE[i % PALETTE.length] }} aria-hidden /> {describe(line.member).label}
-              {line.min !== null ? ' (band: min–max)' : ''}
+              {line.min !== null ? ` ${t('common.chart.band')}` : ''}
             </span>
           ))}
         </span>
-        {plural(series.t.length, 'bucket')} of {series.interval} from {utcText(from)} to {utcText(to)} UTC. {summary}
+        {compact ? null : (
+          <>
+            {t('common.chart.caption', { count: series.t.length, interval: series.interval, from: utcText(from), to: utcText(to) })} {summary}
+          </>
+        )}
       </figcaption>
     </figure>
   );

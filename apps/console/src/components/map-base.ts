@@ -3,12 +3,12 @@ import type { FeatureCollection, MultiLineString } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
+import { i18n } from '../i18n';
 
 /** Where a map without anything to show looks: the Netherlands. */
 const HOME: L.LatLngTuple = [52.36, 4.87];
 /** Below the tile pane (200): loaded tiles cover the base layer, a tile that fails shows it. */
 const BASE_PANE = 'dts-base';
-const NATURAL_EARTH = 'Base map: Natural Earth (public domain)';
 /**
  * The deepest zoom a fit goes to: a street with tiles; with the base map alone, a region, where its
  * 1:110 million coastlines still say where the devices are (the person may zoom in further).
@@ -62,7 +62,7 @@ function drawBaseLayer(map: L.Map, element: HTMLElement, why: 'none' | 'unavaila
       const style = { pane: BASE_PANE, interactive: false };
       L.geoJSON(land, { ...style, style: { color: '#8a9aa6', weight: 1, fillColor: '#f3f1e7', fillOpacity: 1 } }).addTo(map);
       L.geoJSON(borders, { ...style, style: { color: '#a7b0b8', weight: 0.8, dashArray: '3 3' } }).addTo(map);
-      map.attributionControl.addAttribution(why === 'none' ? NATURAL_EARTH : `Map tiles unavailable. ${NATURAL_EARTH}`);
+      map.attributionControl.addAttribution(why === 'none' ? i18n.t('common.map.naturalEarth') : i18n.t('common.map.tilesUnavailable'));
       element.dataset.baseLayer = 'natural-earth';
       if (element.dataset.tiles !== 'loaded') element.dispatchEvent(new Event(BASE_ONLY));
     },
@@ -138,9 +138,9 @@ export class ViewFollower {
         const bar = L.DomUtil.create('div', 'leaflet-bar map-follow');
         const button = L.DomUtil.create('button', 'map-follow-button', bar);
         button.type = 'button';
-        button.textContent = 'Show all';
-        button.title = `Fit the map to ${what} and follow it again`;
-        button.setAttribute('aria-label', `Show all: fit the map to ${what} and follow it again`);
+        button.textContent = i18n.t('common.map.showAll');
+        button.title = i18n.t('common.map.showAllTitle', { what });
+        button.setAttribute('aria-label', i18n.t('common.map.showAllLabel', { what }));
         bar.hidden = true;
         L.DomEvent.disableClickPropagation(bar);
         L.DomEvent.on(button, 'click', (event) => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { errorText } from '../api/client';
+import { useTranslation } from '../i18n';
 
 /** A page's heading and its actions. */
 export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
@@ -23,10 +24,11 @@ export function ErrorBox({ error }: { error: unknown }) {
   );
 }
 
-export function Loading({ what = 'Loading' }: { what?: string }) {
+export function Loading({ what }: { what?: string }) {
+  const { t } = useTranslation();
   return (
     <p className="muted" role="status" aria-live="polite">
-      {what}…
+      {what ?? t('common.loading')}…
     </p>
   );
 }
@@ -37,10 +39,13 @@ export function Empty({ children }: { children: ReactNode }) {
 
 /** Online/offline by the service's threshold; the word is there for screen readers and for colour-blind eyes. */
 export function OnlineBadge({ online }: { online: boolean }) {
-  return <span className={`badge ${online ? 'badge-ok' : 'badge-off'}`}>{online ? 'online' : 'offline'}</span>;
+  const { t } = useTranslation();
+  return <span className={`badge ${online ? 'badge-ok' : 'badge-off'}`}>{online ? t('common.online') : t('common.offline')}</span>;
 }
 
-const STATUS_CLASS: Record<string, string> = {
+type CommandStatus = 'Created' | 'Scheduled' | 'Sent' | 'Acknowledged' | 'Failed' | 'Cancelled';
+
+const STATUS_CLASS: Record<CommandStatus, string> = {
   Created: 'badge-info',
   Scheduled: 'badge-info',
   Sent: 'badge-info',
@@ -49,8 +54,13 @@ const STATUS_CLASS: Record<string, string> = {
   Cancelled: 'badge-off',
 };
 
+const isKnownStatus = (status: string): status is CommandStatus => Object.hasOwn(STATUS_CLASS, status);
+
+/** A command's state: the known ones in the console's language, any other as the service names it. */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge ${STATUS_CLASS[status] ?? ''}`}>{status}</span>;
+  const { t } = useTranslation();
+  const known = isKnownStatus(status);
+  return <span className={`badge ${known ? STATUS_CLASS[status] : ''}`}>{known ? t(`common.commandStatus.${status}`) : status}</span>;
 }
 
 export function Card({ title, children, actions, id }: { title?: ReactNode; children: ReactNode; actions?: ReactNode; id?: string }) {

@@ -31,6 +31,11 @@ export function useOverview() {
   return useQuery({ queryKey: keys.overview, queryFn: () => api.user.overview() });
 }
 
+/** The account's recent activity (GET /user/activity), refreshed with the overview by live events. */
+export function useActivity(limit = 20) {
+  return useQuery({ queryKey: keys.activity, queryFn: () => api.user.activity(limit) });
+}
+
 export function useConsoleConfig() {
   return useQuery({ queryKey: keys.config, queryFn: () => api.user.consoleConfig(), staleTime: Infinity });
 }

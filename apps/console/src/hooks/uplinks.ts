@@ -48,7 +48,12 @@ export function useSeries(eui: string, query: SeriesQuery, enabled = true) {
 
 /** The device's positions over the range, oldest first, as [unix, lat, lon] (live positions are appended). */
 export function useTrack(eui: string, from: number) {
-  return useQuery({
+  return useQuery(trackQuery(eui, from));
+}
+
+/** useTrack's query, for reading several devices' tracks at once (useQueries): one cache entry per device and start. */
+export function trackQuery(eui: string, from: number) {
+  return {
     queryKey: keys.track(eui, from),
     queryFn: async () => {
       const { rows } = await api.uplinks.dataFiltered(eui, ['LAT', 'LON', 'geoloc_LAT', 'geoloc_LON'], { from, order: 'desc', limit: 2_000 });
@@ -60,5 +65,5 @@ export function useTrack(eui: string, from: number) {
       }
       return points.reverse();
     },
-  });
+  };
 }

@@ -7,6 +7,7 @@ import {
   type TaxonomyWire,
 } from '@dts/domain';
 import { type Box, clampBox, sameBox } from './box-geometry';
+import { i18n } from '../i18n';
 
 /**
  * A photo's annotations as a person edits them before saving: the boxes (each with a key of its
@@ -50,8 +51,8 @@ export const byPerson = (source: string | null) => source === PERSON;
 
 /** Who made it, in words: "a person", the detector's name, or "unknown" when the data does not say. */
 export function sourceText(source: string | null): string {
-  if (source === null) return 'source not recorded';
-  return byPerson(source) ? 'a person' : source;
+  if (source === null) return i18n.t('cameraTraps.draft.sourceUnknown');
+  return byPerson(source) ? i18n.t('cameraTraps.draft.person') : source;
 }
 
 /** The draft of what the service stored (the detail's annotations and prediction). */
@@ -106,15 +107,15 @@ export function setTaxonomyLevel(taxonomy: TaxonomyWire | null, level: TaxonomyL
 export function draftProblems(draft: Draft): string[] {
   const problems: string[] = [];
   draft.boxes.forEach((b, i) => {
-    if (!b.label.trim()) problems.push(`Box ${i + 1} has no label.`);
-    else if (b.label.trim().length > LABEL_MAX) problems.push(`Box ${i + 1}'s label is longer than ${LABEL_MAX} characters.`);
-    if (!(b.score >= 0 && b.score <= 1)) problems.push(`Box ${i + 1}'s score must be from 0 to 100 %.`);
+    if (!b.label.trim()) problems.push(i18n.t('cameraTraps.draft.noLabel', { n: i + 1 }));
+    else if (b.label.trim().length > LABEL_MAX) problems.push(i18n.t('cameraTraps.draft.labelTooLong', { n: i + 1, max: LABEL_MAX }));
+    if (!(b.score >= 0 && b.score <= 1)) problems.push(i18n.t('cameraTraps.draft.score', { n: i + 1 }));
   });
   const p = draft.prediction;
   if (p) {
-    if (!p.label.trim()) problems.push('The whole-image label is empty: give one or clear it.');
-    else if (p.label.trim().length > LABEL_MAX) problems.push(`The whole-image label is longer than ${LABEL_MAX} characters.`);
-    if (!(p.score >= 0 && p.score <= 1)) problems.push('The whole-image score must be from 0 to 100 %.');
+    if (!p.label.trim()) problems.push(i18n.t('cameraTraps.draft.wholeEmpty'));
+    else if (p.label.trim().length > LABEL_MAX) problems.push(i18n.t('cameraTraps.draft.wholeTooLong', { max: LABEL_MAX }));
+    if (!(p.score >= 0 && p.score <= 1)) problems.push(i18n.t('cameraTraps.draft.wholeScore'));
   }
   return problems;
 }

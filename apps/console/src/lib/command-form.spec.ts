@@ -1,3 +1,4 @@
+import { i18n } from '../i18n';
 import type { AvailableCommandWire } from '@dts/domain';
 import { namedCommandRequest, paramFields, rawCommandRequest } from './command-form';
 
@@ -26,5 +27,17 @@ describe('command forms', () => {
     expect(rawCommandRequest('2', 'payload_hex', 'ca fe', false)).toEqual({ request: { port: 2, payload_hex: 'cafe' } });
     expect(rawCommandRequest('0', 'payload_hex', 'xyz', false)).toEqual({ problems: { port: 'a port from 1 to 223', payload: 'pairs of hexadecimal digits' } });
     expect(rawCommandRequest('5', 'payload_ASCII', 'hi', true)).toEqual({ request: { port: 5, confirmed: true, payload_ASCII: 'hi' } });
+  });
+
+  describe('in German', () => {
+    beforeAll(() => i18n.changeLanguage('de'));
+    afterAll(() => i18n.changeLanguage('en'));
+
+    it('names what is wrong in German', () => {
+      expect(namedCommandRequest(setInterval, { seconds: '10' }, false)).toEqual({ problems: { seconds: 'mindestens 30' } });
+      expect(rawCommandRequest('0', 'payload_hex', 'xyz', false)).toEqual({
+        problems: { port: 'ein Port von 1 bis 223', payload: 'Paare von Hexadezimalziffern' },
+      });
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { AvailableCommandWire, CreateCommandRequest } from '@dts/domain';
+import { i18n } from '../i18n';
 
 /** One input of a named command's form, from its parameter schema (GET …/command/{eui}/available). */
 export interface ParamField {
@@ -38,7 +39,7 @@ export function namedCommandRequest(
     }
     const text = typeof value === 'string' ? value.trim() : '';
     if (text === '') {
-      problems[field.name] = 'required';
+      problems[field.name] = i18n.t('commands.problems.required');
       continue;
     }
     if (field.kind === 'text') {
@@ -47,9 +48,9 @@ export function namedCommandRequest(
     }
     const n = Number(text);
     if (!Number.isFinite(n) || (field.kind === 'integer' && !Number.isInteger(n)))
-      problems[field.name] = field.kind === 'integer' ? 'a whole number' : 'a number';
-    else if (field.minimum !== undefined && n < field.minimum) problems[field.name] = `at least ${field.minimum}`;
-    else if (field.maximum !== undefined && n > field.maximum) problems[field.name] = `at most ${field.maximum}`;
+      problems[field.name] = field.kind === 'integer' ? i18n.t('commands.problems.integer') : i18n.t('commands.problems.number');
+    else if (field.minimum !== undefined && n < field.minimum) problems[field.name] = i18n.t('commands.problems.atLeast', { min: field.minimum });
+    else if (field.maximum !== undefined && n > field.maximum) problems[field.name] = i18n.t('commands.problems.atMost', { max: field.maximum });
     else params[field.name] = n;
   }
   if (Object.keys(problems).length) return { problems };
@@ -67,9 +68,9 @@ export function rawCommandRequest(
 ): { request: CreateCommandRequest } | { problems: Record<string, string> } {
   const problems: Record<string, string> = {};
   const p = Number(port);
-  if (!Number.isInteger(p) || p < 1 || p > 223) problems.port = 'a port from 1 to 223';
-  if (payload === '') problems.payload = 'required';
-  else if (encoding === 'payload_hex' && !/^([0-9a-fA-F]{2})+$/.test(payload.replace(/\s/g, ''))) problems.payload = 'pairs of hexadecimal digits';
+  if (!Number.isInteger(p) || p < 1 || p > 223) problems.port = i18n.t('commands.problems.port');
+  if (payload === '') problems.payload = i18n.t('commands.problems.required');
+  else if (encoding === 'payload_hex' && !/^([0-9a-fA-F]{2})+$/.test(payload.replace(/\s/g, ''))) problems.payload = i18n.t('commands.problems.hex');
   if (Object.keys(problems).length) return { problems };
   const value = encoding === 'payload_hex' ? payload.replace(/\s/g, '') : payload;
   return { request: { port: p, ...(confirmed ? { confirmed: true } : {}), [encoding]: value } as CreateCommandRequest };

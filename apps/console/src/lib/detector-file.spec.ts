@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { i18n } from '../i18n';
 import { baseName, detectorBody, importSummary, parseDetectorFile } from './detector-file';
 
 /** Real detector outputs kept in test-data/camera-traps (sources in its README). */
@@ -66,5 +67,19 @@ describe('a detector output file imported for one photo', () => {
   it('says what an import did', () => {
     expect(importSummary('megadetector', 15, false)).toBe('Imported 15 boxes from MegaDetector.');
     expect(importSummary('speciesnet', 1, true)).toBe('Imported 1 box and a whole-image prediction from SpeciesNet.');
+  });
+});
+
+describe('in German', () => {
+  beforeAll(() => i18n.changeLanguage('de'));
+  afterAll(() => i18n.changeLanguage('en'));
+
+  it('says what an import did and what is missing', () => {
+    expect(importSummary('megadetector', 1_500, false)).toBe('1.500 Boxen aus MegaDetector importiert.');
+    expect(importSummary('own', 1, true)).toBe('1 Box und eine Vorhersage für das ganze Bild aus der Datei importiert.');
+    expect(detectorBody({ predictions: [{ filepath: 'x/b.jpg' }, { filepath: 'c.jpg' }] }, 'a.jpg')).toEqual({
+      kind: 'problem',
+      problem: 'Kein Eintrag für a.jpg in dieser Datei (sie nennt 2 andere Fotos).',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { plural } from './format';
+import { i18n } from '../i18n';
 
 /**
  * A detector output file a person imports for one photo: MegaDetector batch output
@@ -45,7 +45,7 @@ function categoriesOf(entries: readonly unknown[]): { detection: Set<string>; cl
 }
 
 const noEntry = (filename: string, others: number) =>
-  others === 0 ? 'This file names no photo.' : `No entry for ${filename} in this file (it names ${plural(others, 'other photo')}).`;
+  others === 0 ? i18n.t('cameraTraps.detector.noPhoto') : i18n.t('cameraTraps.detector.noEntry', { filename, count: others });
 
 /**
  * Narrows a parsed file to the entries for the photo `filename`: the MegaDetector or SpeciesNet
@@ -78,7 +78,7 @@ export function detectorBody(parsed: unknown, filename: string): DetectorFile {
   }
   return {
     kind: 'problem',
-    problem: 'This is not a MegaDetector batch output (with "images") or SpeciesNet predictions file (with "predictions").',
+    problem: i18n.t('cameraTraps.detector.notDetector'),
   };
 }
 
@@ -88,14 +88,15 @@ export function parseDetectorFile(text: string, filename: string): DetectorFile 
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { kind: 'problem', problem: 'This file is not JSON: import the .json output the detector wrote.' };
+    return { kind: 'problem', problem: i18n.t('cameraTraps.detector.notJson') };
   }
   return detectorBody(parsed, filename);
 }
 
 /** What the import did, in words: the boxes read and where they came from. */
 export function importSummary(kind: 'megadetector' | 'speciesnet' | 'own', boxes: number, hasPrediction: boolean): string {
-  const from = kind === 'megadetector' ? 'MegaDetector' : kind === 'speciesnet' ? 'SpeciesNet' : 'the file';
-  const what = `${plural(boxes, 'box', 'boxes')}${hasPrediction ? ' and a whole-image prediction' : ''}`;
-  return `Imported ${what} from ${from}.`;
+  const from = kind === 'megadetector' ? 'MegaDetector' : kind === 'speciesnet' ? 'SpeciesNet' : i18n.t('cameraTraps.detector.fromFile');
+  return hasPrediction
+    ? i18n.t('cameraTraps.detector.importedWithPrediction', { count: boxes, from })
+    : i18n.t('cameraTraps.detector.imported', { count: boxes, from });
 }

@@ -1,4 +1,5 @@
 import { type GeoJsonPolygon, polygonProblem } from '@dts/domain';
+import { i18n } from '../i18n';
 
 /** A map position as Leaflet gives it. */
 export interface LatLng {
@@ -37,11 +38,11 @@ export function parsePolygonText(text: string): { polygon: GeoJsonPolygon } | { 
   try {
     value = JSON.parse(text);
   } catch {
-    return { problem: 'This is not JSON.' };
+    return { problem: i18n.t('fences.form.notJson') };
   }
   if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Feature') value = (value as { geometry?: unknown }).geometry;
   const problem = polygonProblem(value);
-  return problem ? { problem: `The geometry ${problem}.` } : { polygon: value as GeoJsonPolygon };
+  return problem ? { problem: i18n.t('fences.form.badGeometry', { problem }) } : { polygon: value as GeoJsonPolygon };
 }
 
 /** Positions of a polygon (the closing ones not counted): "5 corners". */

@@ -1,4 +1,5 @@
-import { duration, noun, num, parseTags, plural, relativeTime, retentionInput, retentionText, spacedEui, tagsText, utcText } from './format';
+import { currentLocale, i18n } from '../i18n';
+import { duration, noun, num, parseTags, plural, relativeTime, retentionInput, retentionText, spacedEui, tagsText, utcText, count } from './format';
 
 describe('format', () => {
   it('tells times relative to now', () => {
@@ -64,5 +65,18 @@ describe('retention', () => {
       1.5,
       'ten',
     ]);
+  });
+});
+
+describe('in German', () => {
+  beforeAll(() => i18n.changeLanguage('de'));
+  afterAll(() => i18n.changeLanguage('en'));
+
+  it('writes times and counts as German readers do', () => {
+    expect(relativeTime(1_000 - 300, 1_000)).toBe('vor 5 Min.');
+    expect(relativeTime(1_000 + 7_200, 1_000)).toBe('in 2 Std.');
+    expect(relativeTime(null, 1_000)).toBe('nie');
+    expect(count(5_000)).toBe('5.000');
+    expect(currentLocale()).toBe('de-DE');
   });
 });

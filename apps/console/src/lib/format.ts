@@ -1,24 +1,30 @@
-/** Formatting the console shows: pure functions, unit tested. */
+/** Formatting the console shows: pure functions of the value and the console's language, unit tested. */
+import { currentLocale, i18n } from '../i18n';
 
-const UNITS: [number, string][] = [
+const UNITS = [
   [86_400, 'd'],
   [3_600, 'h'],
   [60, 'min'],
-];
+] as const;
 
-/** "just now", "5 min ago", "3 h ago", "2 d ago" (and "in …" for a time ahead of the clock). */
+/** "just now", "5 min ago", "3 h ago", "2 d ago" (and "in …" for a time ahead of the clock), in the console's language. */
 export function relativeTime(unix: number | null, nowUnix: number): string {
-  if (unix === null) return 'never';
+  if (unix === null) return i18n.t('time.never');
   const delta = nowUnix - unix;
   const abs = Math.abs(delta);
-  if (abs < 45) return 'just now';
+  if (abs < 45) return i18n.t('time.justNow');
   for (const [seconds, unit] of UNITS) {
     if (abs >= seconds || unit === 'min') {
-      const n = Math.max(1, Math.round(abs / seconds));
-      return delta >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
+      const count = Math.max(1, Math.round(abs / seconds));
+      return delta >= 0 ? i18n.t(`time.ago.${unit}`, { count }) : i18n.t(`time.in.${unit}`, { count });
     }
   }
-  return 'just now';
+  return i18n.t('time.justNow');
+}
+
+/** A count as the console's language writes it ("5,000" in English, "5.000" in German). */
+export function count(n: number): string {
+  return n.toLocaleString(currentLocale());
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, as the service writes times. */
@@ -81,7 +87,7 @@ export function duration(seconds: number): string {
  * "2 entries" with `many`). The one way the console writes a count, so that none says "1 buckets".
  */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${noun(n, one, many)}`;
+  return `${count(n)} ${noun(n, one, many)}`;
 }
 
 /** The noun alone, for a count written apart from it ("photo" or "photos"). */

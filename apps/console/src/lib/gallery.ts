@@ -1,4 +1,5 @@
 import type { AnnotationWire, ImageGalleryEntryWire, ImageGalleryQuery, ImageLiveEventWire, ImagePredictionWire, TaxonomyWire } from '@dts/domain';
+import { i18n } from '../i18n';
 
 /** Photos per page of the gallery: the next page loads as the last thumbnails come into view. */
 export const GALLERY_PAGE = 48;
@@ -165,4 +166,10 @@ export function taxonomyName(t: TaxonomyWire | null): string | null {
   return name ?? family ?? (t.order || t.class || null);
 }
 
-export const STATUS_TEXT: Record<number, string> = { 1: 'received', 2: 'processing', 3: 'failed', 4: 'ready', 5: 'annotated' };
+const STATUS_KEYS = { 1: 'received', 2: 'processing', 3: 'failed', 4: 'ready', 5: 'annotated' } as const;
+
+/** A photo's processing status in words (received, processing, failed, ready, annotated), in the console's language. */
+export function statusText(status: number): string {
+  const key = STATUS_KEYS[status as keyof typeof STATUS_KEYS];
+  return key ? i18n.t(`cameraTraps.status.${key}`) : String(status);
+}

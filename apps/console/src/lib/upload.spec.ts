@@ -1,3 +1,4 @@
+import { i18n } from '../i18n';
 import { fileProblem, megabytes, percent } from './upload';
 
 describe('files refused before an upload', () => {
@@ -17,5 +18,16 @@ describe('files refused before an upload', () => {
     const item = { id: 1, name: 'a', size: 200, sent: 50, state: 'sending' as const, problem: null };
     expect(percent(item)).toBe(25);
     expect(percent({ ...item, state: 'same' })).toBe(100);
+  });
+});
+
+describe('in German', () => {
+  beforeAll(() => i18n.changeLanguage('de'));
+  afterAll(() => i18n.changeLanguage('en'));
+
+  it('says why a file is refused, with German numbers', () => {
+    expect(megabytes(1_572_864)).toBe('1,5 MiB');
+    expect(fileProblem({ name: 'notes.txt', size: 10, type: 'text/plain' })).toBe('Nur JPEG- und PNG-Fotos werden angenommen, nicht text/plain.');
+    expect(fileProblem({ name: 'big.jpg', size: 21 * 1_048_576, type: 'image/jpeg' })).toBe('Die Datei hat 21 MiB; höchstens 20 MiB werden angenommen.');
   });
 });

@@ -1,4 +1,5 @@
 import { IMAGE_MAX_BYTES } from '@dts/domain';
+import { currentLocale, i18n } from '../i18n';
 
 /** One file of an upload and how far it got. */
 export interface UploadItem {
@@ -17,17 +18,19 @@ export interface UploadItem {
  * stored (the service judges by the bytes; the type the browser guesses saves a useless upload).
  */
 export function fileProblem(file: { name: string; size: number; type: string }): string | null {
-  if (file.size === 0) return 'The file is empty.';
-  if (file.size > IMAGE_MAX_BYTES) return `The file is ${megabytes(file.size)}; at most ${megabytes(IMAGE_MAX_BYTES)} are taken.`;
+  if (file.size === 0) return i18n.t('cameraTraps.upload.empty');
+  if (file.size > IMAGE_MAX_BYTES) return i18n.t('cameraTraps.upload.tooLarge', { size: megabytes(file.size), max: megabytes(IMAGE_MAX_BYTES) });
   const type = file.type.toLowerCase();
   const byName = /\.(jpe?g|png)$/i.test(file.name);
-  if (type && type !== 'image/jpeg' && type !== 'image/png') return `Only JPEG and PNG photos are taken, not ${type}.`;
-  if (!type && !byName) return 'Only JPEG and PNG photos are taken.';
+  if (type && type !== 'image/jpeg' && type !== 'image/png') return i18n.t('cameraTraps.upload.wrongType', { type });
+  if (!type && !byName) return i18n.t('cameraTraps.upload.unknownType');
   return null;
 }
 
 export function megabytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(bytes < 10 * 1_048_576 ? 1 : 0)} MiB`;
+  const digits = bytes < 10 * 1_048_576 ? 1 : 0;
+  const n = (bytes / 1_048_576).toLocaleString(currentLocale(), { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  return i18n.t('cameraTraps.upload.megabytes', { n });
 }
 
 /** Percent sent, for a progress bar. */

@@ -1,5 +1,6 @@
 import { PASSWORD_MIN_LENGTH } from '@dts/domain';
 import { type FormEvent, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { fieldError } from '../api/client';
 import { useSession, useSignOut } from '../api/session';
 import { TextField } from '../components/form';
@@ -16,7 +17,8 @@ import {
   useUserSessions,
 } from '../hooks/account';
 import { useNow } from '../hooks/now';
-import { plural, relativeTime, retentionText, utcText } from '../lib/format';
+import { useTranslation } from '../i18n';
+import { relativeTime, utcText } from '../lib/format';
 import { describeUserAgent } from '../lib/user-agent';
 
 /**
@@ -24,31 +26,37 @@ import { describeUserAgent } from '../lib/user-agent';
  * An address waiting for its verification is shown beside it, with the way to mail its link again.
  */
 function EmailFact() {
+  const { t } = useTranslation();
   const me = useSession().data;
   const resend = useRequestVerification();
   if (!me) return null;
   const waiting = me.email_pending ?? (me.email_verified ? null : me.email);
   return (
     <div className="fact" id="email-fact">
-      <dt>E-mail</dt>
+      <dt>{t('account.email.label')}</dt>
       <dd>
-        {me.email} {me.email_verified ? <span className="badge badge-ok">Verified</span> : <span className="badge badge-warn">Not verified</span>}
-        {!me.email_verified ? <p className="muted small">No alert mail goes to it until you confirm it with the link we mailed you.</p> : null}
+        {me.email}{' '}
+        {me.email_verified ? (
+          <span className="badge badge-ok">{t('account.email.verified')}</span>
+        ) : (
+          <span className="badge badge-warn">{t('account.email.notVerified')}</span>
+        )}
+        {!me.email_verified ? <p className="muted small">{t('account.email.noMail')}</p> : null}
         {me.email_pending ? (
           <p className="muted small">
-            Changing to <strong>{me.email_pending}</strong> once you confirm it with the link mailed there.
+            <Trans t={t} i18nKey="account.email.changing" values={{ email: me.email_pending }} components={{ strong: <strong /> }} />
           </p>
         ) : null}
         {waiting !== null ? (
           <>
             {resend.isSuccess && resend.data.to ? (
               <p className="notice" role="status">
-                A new verification link is on its way to {resend.data.to}; the earlier one no longer works.
+                {t('account.email.resent', { email: resend.data.to })}
               </p>
             ) : null}
             <ErrorBox error={resend.error} />
             <button type="button" className="small" onClick={() => resend.mutate()} disabled={resend.isPending}>
-              Send the verification mail again
+              {t('account.email.resend')}
             </button>
           </>
         ) : null}
@@ -58,23 +66,25 @@ function EmailFact() {
 }
 
 function Profile() {
+  const { t } = useTranslation();
   const me = useSession().data;
   if (!me) return null;
+  const retention = me.uplink_retention_effective_days;
   const rows: [string, string][] = [
-    ['Full name', me.fullname ?? '–'],
-    ['Account', me.groupid === 1 ? 'Administrator' : 'User'],
-    ['Subscription', me.subscription],
-    ['Devices at most', String(me.max_devices)],
-    ['Registers devices until', me.expiration],
-    ['Raw uplinks kept', retentionText(me.uplink_retention_effective_days)],
-    ['Created (UTC)', me.created],
-    ['Last sign-in (UTC)', me.last_login ?? '–'],
+    [t('account.profile.fullname'), me.fullname ?? '–'],
+    [t('account.profile.account'), me.groupid === 1 ? t('account.profile.administrator') : t('account.profile.user')],
+    [t('account.profile.subscription'), me.subscription],
+    [t('account.profile.maxDevices'), String(me.max_devices)],
+    [t('account.profile.expiration'), me.expiration],
+    [t('account.profile.retention'), retention === null ? t('common.retention.forever') : t('common.retention.days', { count: retention })],
+    [t('account.profile.created'), me.created],
+    [t('account.profile.lastLogin'), me.last_login ?? '–'],
   ];
   return (
-    <Card title="Profile" id="profile">
+    <Card title={t('account.profile.title')} id="profile">
       <dl className="facts">
         <div className="fact">
-          <dt>Username</dt>
+          <dt>{t('account.profile.username')}</dt>
           <dd>{me.username}</dd>
         </div>
         <EmailFact />
@@ -85,16 +95,14 @@ function Profile() {
           </div>
         ))}
       </dl>
-      <p className="muted small">
-        An administrator sets how long the account’s raw uplinks are kept; a device’s owner may keep its own shorter (the device’s Settings). Charts keep hourly
-        and daily figures for longer.
-      </p>
+      <p className="muted small">{t('account.profile.retentionNote')}</p>
     </Card>
   );
 }
 
 /** A new address: it takes over once the link mailed to it is opened; the current address again withdraws the change. */
 function ChangeEmail() {
+  const { t } = useTranslation();
   const change = useChangeEmail();
   const [form, setForm] = useState({ email: '', password: '' });
   const submit = (event: FormEvent) => {
@@ -102,10 +110,10 @@ function ChangeEmail() {
     change.mutate({ email: form.email, current_password: form.password }, { onSuccess: () => setForm({ email: '', password: '' }) });
   };
   return (
-    <Card title="Change the e-mail address" id="change-email">
+    <Card title={t('account.changeEmail.title')} id="change-email">
       <form onSubmit={submit} noValidate>
         <TextField
-          label="New e-mail address"
+          label={t('account.changeEmail.email')}
           type="email"
           autoComplete="email"
           required
@@ -114,7 +122,7 @@ function ChangeEmail() {
           error={fieldError(change.error, 'email')}
         />
         <TextField
-          label="Password of the account"
+          label={t('account.changeEmail.password')}
           type="password"
           autoComplete="current-password"
           required
@@ -125,13 +133,11 @@ function ChangeEmail() {
         <ErrorBox error={change.error} />
         {change.isSuccess ? (
           <p className="notice" role="status">
-            {change.data.email_pending
-              ? `A verification link has gone to ${change.data.email_pending}: the address changes once you open it.`
-              : 'No change is pending: the account keeps its address.'}
+            {change.data.email_pending ? t('account.changeEmail.pending', { email: change.data.email_pending }) : t('account.changeEmail.noChange')}
           </p>
         ) : null}
         <button type="submit" className="primary" disabled={change.isPending}>
-          Change the address
+          {t('account.changeEmail.submit')}
         </button>
       </form>
     </Card>
@@ -139,38 +145,39 @@ function ChangeEmail() {
 }
 
 function Sessions() {
+  const { t } = useTranslation();
   const info = useSessionInfo();
   const signOut = useSignOut();
   const s = info.data;
   return (
-    <Card title="Session" id="session">
-      {info.isPending ? <Loading what="Loading the session" /> : null}
+    <Card title={t('account.session.title')} id="session">
+      {info.isPending ? <Loading what={t('account.session.loading')} /> : null}
       <ErrorBox error={info.error} />
       {s ? (
         <dl className="facts">
           <div className="fact">
-            <dt>This session started (UTC)</dt>
+            <dt>{t('account.session.started')}</dt>
             <dd>{utcText(s.attributes.created_unix)}</dd>
           </div>
           <div className="fact">
-            <dt>Last used (UTC)</dt>
+            <dt>{t('account.session.lastUsed')}</dt>
             <dd>{utcText(s.attributes.last_seen_unix)}</dd>
           </div>
           <div className="fact">
-            <dt>Ends unless used (UTC)</dt>
+            <dt>{t('account.session.expires')}</dt>
             <dd>{utcText(s.active.expires_unix)}</dd>
           </div>
           <div className="fact">
-            <dt>Cookie</dt>
+            <dt>{t('account.session.cookie')}</dt>
             <dd>
               {s.cookie.name}: HttpOnly{s.cookie.secure ? ', Secure' : ''}, SameSite={s.cookie.same_site}
             </dd>
           </div>
         </dl>
       ) : null}
-      <p className="muted small">Changing the password ends every other session of the account; its API tokens stay.</p>
+      <p className="muted small">{t('account.session.passwordNote')}</p>
       <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-        Sign out of this session
+        {t('account.session.signOut')}
       </button>
     </Card>
   );
@@ -178,6 +185,7 @@ function Sessions() {
 
 /** Where the account is signed in: every live session, this one marked, each with its way out. */
 function SignedIn() {
+  const { t } = useTranslation();
   const sessions = useUserSessions();
   const end = useEndSession();
   const endOthers = useEndOtherSessions();
@@ -185,28 +193,29 @@ function SignedIn() {
   const list = sessions.data ?? [];
   const others = list.filter((s) => !s.current).length;
   return (
-    <Card title="Where you are signed in" id="sessions">
-      {sessions.isPending ? <Loading what="Loading the sessions" /> : null}
+    <Card title={t('account.sessions.title')} id="sessions">
+      {sessions.isPending ? <Loading what={t('account.sessions.loading')} /> : null}
       <ErrorBox error={sessions.error ?? end.error ?? endOthers.error} />
       {list.length > 0 ? (
-        <ul className="session-list" aria-label="Sessions">
+        <ul className="session-list" aria-label={t('account.sessions.label')}>
           {list.map((s) => {
             const browser = describeUserAgent(s.user_agent);
             return (
               <li key={s.id} data-session={s.id} data-current={s.current || undefined}>
                 <div className="session-what">
                   <span>
-                    <strong>{browser}</strong> {s.current ? <span className="badge badge-ok">This device</span> : null}
+                    <strong>{browser}</strong> {s.current ? <span className="badge badge-ok">{t('account.sessions.thisDevice')}</span> : null}
                   </span>
                   <span className="muted small">
-                    {s.ip ?? 'address unknown'} · {s.current ? 'in use now' : `last used ${relativeTime(s.last_seen_unix, now)}`} · signed in{' '}
-                    {utcText(s.created_unix)} UTC
+                    {s.ip ?? t('account.sessions.addressUnknown')} ·{' '}
+                    {s.current ? t('account.sessions.inUseNow') : t('account.sessions.lastUsed', { when: relativeTime(s.last_seen_unix, now) })} ·{' '}
+                    {t('account.sessions.signedIn', { when: utcText(s.created_unix) })}
                   </span>
                 </div>
                 <ConfirmButton
-                  label="Sign out"
+                  label={t('account.sessions.signOut')}
                   className="small"
-                  confirm={s.current ? 'Sign out of this device?' : `Sign out ${browser}? It has to sign in again.`}
+                  confirm={s.current ? t('account.sessions.confirmThis') : t('account.sessions.confirmOther', { browser })}
                   pending={end.isPending}
                   onConfirm={() => end.mutate(s.id)}
                 />
@@ -217,13 +226,13 @@ function SignedIn() {
       ) : null}
       {endOthers.isSuccess ? (
         <p className="notice" role="status">
-          {endOthers.data.ended === 1 ? 'One other session has ended.' : `${plural(endOthers.data.ended, 'other session')} have ended.`}
+          {t('account.sessions.ended', { count: endOthers.data.ended })}
         </p>
       ) : null}
       <ConfirmButton
-        label="Sign out everywhere else"
+        label={t('account.sessions.signOutOthers')}
         className="danger"
-        confirm={`Sign out the ${others === 1 ? 'other session' : plural(others, 'other session')}?`}
+        confirm={t('account.sessions.confirmOthers', { count: others })}
         pending={endOthers.isPending || others === 0}
         onConfirm={() => endOthers.mutate()}
       />
@@ -232,6 +241,7 @@ function SignedIn() {
 }
 
 function ChangePassword() {
+  const { t } = useTranslation();
   const change = useChangePassword();
   const [form, setForm] = useState({ current: '', next: '' });
   const submit = (event: FormEvent) => {
@@ -239,10 +249,10 @@ function ChangePassword() {
     change.mutate({ current_password: form.current, new_password: form.next }, { onSuccess: () => setForm({ current: '', next: '' }) });
   };
   return (
-    <Card title="Change the password" id="password">
+    <Card title={t('account.password.title')} id="password">
       <form onSubmit={submit} noValidate>
         <TextField
-          label="Current password"
+          label={t('account.password.current')}
           type="password"
           autoComplete="current-password"
           required
@@ -251,8 +261,8 @@ function ChangePassword() {
           error={fieldError(change.error, 'current_password')}
         />
         <TextField
-          label="New password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters`}
+          label={t('account.password.next')}
+          hint={t('account.password.hint', { min: PASSWORD_MIN_LENGTH })}
           type="password"
           autoComplete="new-password"
           required
@@ -263,11 +273,11 @@ function ChangePassword() {
         <ErrorBox error={change.error} />
         {change.isSuccess ? (
           <p className="notice" role="status">
-            The password is changed; your other sessions have ended.
+            {t('account.password.changed')}
           </p>
         ) : null}
         <button type="submit" className="primary" disabled={change.isPending}>
-          Change the password
+          {t('account.password.submit')}
         </button>
       </form>
     </Card>
@@ -275,6 +285,7 @@ function ChangePassword() {
 }
 
 function DeleteAccount() {
+  const { t } = useTranslation();
   const remove = useDeleteAccount();
   const [password, setPassword] = useState('');
   const [sure, setSure] = useState(false);
@@ -283,11 +294,11 @@ function DeleteAccount() {
     remove.mutate(password);
   };
   return (
-    <Card title="Delete the account" id="delete-account">
-      <p>Every device, uplink, photo, fence, codec and token of the account goes with it, for good.</p>
+    <Card title={t('account.delete.title')} id="delete-account">
+      <p>{t('account.delete.text')}</p>
       <form onSubmit={submit} noValidate>
         <TextField
-          label="Password, to confirm"
+          label={t('account.delete.password')}
           type="password"
           autoComplete="current-password"
           required
@@ -296,11 +307,11 @@ function DeleteAccount() {
           error={fieldError(remove.error, 'password')}
         />
         <label className="check">
-          <input type="checkbox" checked={sure} onChange={(e) => setSure(e.target.checked)} /> I understand that this cannot be undone
+          <input type="checkbox" checked={sure} onChange={(e) => setSure(e.target.checked)} /> {t('account.delete.sure')}
         </label>
         <ErrorBox error={remove.error} />
         <button type="submit" className="danger" disabled={!sure || !password || remove.isPending}>
-          Delete the account
+          {t('account.delete.submit')}
         </button>
       </form>
     </Card>
@@ -309,9 +320,10 @@ function DeleteAccount() {
 
 /** The signed-in account: profile (the address and its verification), this session, every session, address, password, deletion. */
 export function AccountPage() {
+  const { t } = useTranslation();
   return (
     <>
-      <PageHeader title="Account" />
+      <PageHeader title={t('account.title')} />
       <div className="device-grid">
         <Profile />
         <Sessions />

@@ -6,9 +6,12 @@ import { TextField } from '../components/form';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useVerifyEmail } from '../hooks/account';
 import { useMutation } from '@tanstack/react-query';
+import { Trans } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { AuthFrame } from './SignIn';
 
 export function RegisterPage() {
+  const { t } = useTranslation();
   const register = useRegister();
   const signIn = useSignIn();
   const [form, setForm] = useState({ username: '', email: '', password: '', fullname: '' });
@@ -22,22 +25,36 @@ export function RegisterPage() {
   };
   const error = register.error ?? signIn.error;
   return (
-    <AuthFrame title="Create an account">
+    <AuthFrame title={t('auth.register.title')}>
       <form onSubmit={submit} noValidate>
         <TextField
-          label="Username"
-          hint="3–64 letters, digits, dots, dashes or underscores"
+          label={t('auth.register.username')}
+          hint={t('auth.register.usernameHint')}
           autoComplete="username"
           required
           value={form.username}
           onChange={set('username')}
           error={fieldError(error, 'username')}
         />
-        <TextField label="E-mail" type="email" autoComplete="email" required value={form.email} onChange={set('email')} error={fieldError(error, 'email')} />
-        <TextField label="Full name (optional)" autoComplete="name" value={form.fullname} onChange={set('fullname')} error={fieldError(error, 'fullname')} />
         <TextField
-          label="Password"
-          hint="At least 10 characters"
+          label={t('auth.register.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={form.email}
+          onChange={set('email')}
+          error={fieldError(error, 'email')}
+        />
+        <TextField
+          label={t('auth.register.fullname')}
+          autoComplete="name"
+          value={form.fullname}
+          onChange={set('fullname')}
+          error={fieldError(error, 'fullname')}
+        />
+        <TextField
+          label={t('auth.register.password')}
+          hint={t('auth.register.passwordHint')}
           type="password"
           autoComplete="new-password"
           required
@@ -47,11 +64,11 @@ export function RegisterPage() {
         />
         <ErrorBox error={error} />
         <button type="submit" className="primary wide" disabled={register.isPending || signIn.isPending}>
-          Create account
+          {t('auth.register.submit')}
         </button>
       </form>
       <p className="auth-links">
-        <Link href="/sign-in">I have an account</Link>
+        <Link href="/sign-in">{t('auth.register.haveAccount')}</Link>
       </p>
     </AuthFrame>
   );
@@ -81,6 +98,7 @@ function OneStepForm({
   disabled?: boolean;
   onSubmit: () => void;
 }) {
+  const { t } = useTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -101,26 +119,27 @@ function OneStepForm({
         </form>
       )}
       <p className="auth-links">
-        <Link href="/sign-in">Back to sign in</Link>
+        <Link href="/sign-in">{t('auth.backToSignIn')}</Link>
       </p>
     </AuthFrame>
   );
 }
 
 export function ForgotPasswordPage() {
+  const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const restore = useMutation({ mutationFn: (address: string) => api.auth.restore({ email: address }) });
   return (
     <OneStepForm
-      title="Reset your password"
-      done={restore.isSuccess ? (restore.data[0] ?? 'If an account has this address, a reset link has been sent to it.') : null}
+      title={t('auth.forgot.title')}
+      done={restore.isSuccess ? (restore.data[0] ?? t('auth.forgot.sent')) : null}
       error={restore.error}
       pending={restore.isPending}
-      submitLabel="Send the reset link"
+      submitLabel={t('auth.forgot.submit')}
       onSubmit={() => restore.mutate(email)}
     >
       <TextField
-        label="E-mail of the account"
+        label={t('auth.forgot.email')}
         type="email"
         autoComplete="email"
         required
@@ -134,29 +153,24 @@ export function ForgotPasswordPage() {
 
 /** The page the reset mail links to: the token comes in the fragment, which browsers never send to the server. */
 export function ResetPasswordPage() {
+  const { t } = useTranslation();
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
   const [password, setPassword] = useState('');
   const reset = useMutation({ mutationFn: () => api.auth.restore({ token, password }) });
   return (
     <OneStepForm
-      title="Choose a new password"
-      done={
-        reset.isSuccess ? (
-          <>
-            Your password is set. <Link href="/sign-in">Sign in</Link> with it.
-          </>
-        ) : null
-      }
+      title={t('auth.reset.title')}
+      done={reset.isSuccess ? <Trans t={t} i18nKey="auth.reset.done" components={{ signIn: <Link href="/sign-in" /> }} /> : null}
       error={reset.error}
       pending={reset.isPending}
-      submitLabel="Set the password"
+      submitLabel={t('auth.reset.submit')}
       disabled={!token}
       onSubmit={() => reset.mutate()}
     >
-      {!token ? <p className="error-box">This page needs the link from the reset mail.</p> : null}
+      {!token ? <p className="error-box">{t('auth.reset.noToken')}</p> : null}
       <TextField
-        label="New password"
-        hint="At least 10 characters"
+        label={t('auth.reset.password')}
+        hint={t('auth.reset.passwordHint')}
         type="password"
         autoComplete="new-password"
         required
@@ -174,6 +188,7 @@ export function ResetPasswordPage() {
  * harmless (the service answers the same), but it is asked once.
  */
 export function VerifyEmailPage({ signedIn }: { signedIn: boolean }) {
+  const { t } = useTranslation();
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
   const verify = useVerifyEmail();
   const { mutate } = verify;
@@ -185,23 +200,25 @@ export function VerifyEmailPage({ signedIn }: { signedIn: boolean }) {
   }, [token, mutate]);
   const body = (
     <>
-      {!token ? <p className="error-box">This page needs the link from the verification mail.</p> : null}
-      {verify.isPending ? <Loading what="Confirming the address" /> : null}
+      {!token ? <p className="error-box">{t('auth.verify.noToken')}</p> : null}
+      {verify.isPending ? <Loading what={t('auth.verify.confirming')} /> : null}
       <ErrorBox error={verify.error} />
       {verify.isSuccess ? (
         <p className="notice" role="status">
-          {verify.data.email} is verified: it is the account’s address, and alert mail may go to it.
+          {t('auth.verify.verified', { email: verify.data.email })}
         </p>
       ) : null}
-      <p className="auth-links">{signedIn ? <Link href="/account">To your account</Link> : <Link href="/sign-in">Sign in</Link>}</p>
+      <p className="auth-links">
+        {signedIn ? <Link href="/account">{t('auth.verify.toAccount')}</Link> : <Link href="/sign-in">{t('auth.verify.signIn')}</Link>}
+      </p>
     </>
   );
   return signedIn ? (
     <>
-      <PageHeader title="Verify your e-mail address" />
+      <PageHeader title={t('auth.verify.title')} />
       <Card>{body}</Card>
     </>
   ) : (
-    <AuthFrame title="Verify your e-mail address">{body}</AuthFrame>
+    <AuthFrame title={t('auth.verify.title')}>{body}</AuthFrame>
   );
 }

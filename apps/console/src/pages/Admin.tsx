@@ -4,24 +4,27 @@ import { DataTable } from '../components/DataTable';
 import { SelectField } from '../components/form';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useAdminInfo, useCacheEntries, useInvalidateCache } from '../hooks/admin';
-import { duration, num, plural, relativeTime, utcText } from '../lib/format';
+import { count, duration, num, relativeTime, utcText } from '../lib/format';
 import { useNow } from '../hooks/now';
+import { i18n, useTranslation } from '../i18n';
 import { AdminAccounts } from './AdminAccounts';
 import { AdminAudit } from './AuditLog';
 
 const bytes = (n: number) => (n >= 1_048_576 ? `${num(n / 1_048_576, 1)} MiB` : n >= 1024 ? `${num(n / 1024, 1)} KiB` : `${n} B`);
 
-/** The entries' counts by state, as a line ("5 entries: 1 fresh, 4 never built"). */
+/** The entries' counts by state, as a line ("5 entries: 1 fresh, 4 never built"), in the console's language. */
 function entryCountsText(m: CacheEntryListMetaWire): string {
   const parts = [
-    m.fresh ? `${m.fresh.toLocaleString('en')} fresh` : '',
-    m.stale ? `${m.stale.toLocaleString('en')} stale` : '',
-    m.never_built ? `${m.never_built.toLocaleString('en')} never built` : '',
+    m.fresh ? i18n.t('admin.cache.stateFresh', { count: m.fresh }) : '',
+    m.stale ? i18n.t('admin.cache.stateStale', { count: m.stale }) : '',
+    m.never_built ? i18n.t('admin.cache.stateNever', { count: m.never_built }) : '',
   ].filter(Boolean);
-  return `${plural(m.total, 'entry', 'entries')}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+  const entries = i18n.t('admin.cache.entries', { count: m.total });
+  return parts.length ? i18n.t('admin.cache.states', { entries, states: parts.join(', ') }) : entries;
 }
 
 function Figures() {
+  const { t } = useTranslation();
   const info = useAdminInfo();
   const i = info.data;
   // The table below lists every device's entry: the figure counts the same listing (its meta),
@@ -30,79 +33,84 @@ function Figures() {
   return (
     <>
       <ErrorBox error={info.error} />
-      {info.isPending ? <Loading what="Loading the figures" /> : null}
+      {info.isPending ? <Loading what={t('admin.figures.loading')} /> : null}
       {i ? (
         <>
-          <ul className="figures" aria-label="Service figures">
+          <ul className="figures" aria-label={t('admin.figures.label')}>
             <li className="figure">
               <div>
-                <span className="figure-value">{i.accounts}</span>
-                <span className="figure-label">Accounts</span>
+                <span className="figure-value">{count(i.accounts)}</span>
+                <span className="figure-label">{t('admin.figures.accounts')}</span>
               </div>
             </li>
             <li className="figure">
               <div>
-                <span className="figure-value">{i.devices}</span>
-                <span className="figure-label">Devices</span>
+                <span className="figure-value">{count(i.devices)}</span>
+                <span className="figure-label">{t('admin.figures.devices')}</span>
               </div>
             </li>
             <li className="figure">
               <div>
                 <span className="figure-value">
                   {i.uplinks_estimated ? '≈' : ''}
-                  {i.uplinks}
+                  {count(i.uplinks)}
                 </span>
-                <span className="figure-label">Uplinks</span>
+                <span className="figure-label">{t('admin.figures.uplinks')}</span>
               </div>
             </li>
             <li className="figure">
               <div>
                 <span className="figure-value" data-cache-entries={cache?.total}>
-                  {cache ? cache.total.toLocaleString('en') : '–'}
+                  {cache ? count(cache.total) : '–'}
                 </span>
                 <span className="figure-label">
-                  Cache entries
                   {cache
-                    ? ` (${cache.fresh.toLocaleString('en')} fresh, ${cache.stale.toLocaleString('en')} stale, ${cache.never_built.toLocaleString('en')} never built)`
-                    : ''}
+                    ? t('admin.figures.cacheEntriesStates', { fresh: cache.fresh, stale: cache.stale, never: cache.never_built })
+                    : t('admin.figures.cacheEntries')}
                 </span>
               </div>
             </li>
           </ul>
           <div className="device-grid">
-            <Card title="Service" id="service">
+            <Card title={t('admin.service.title')} id="service">
               <dl className="facts">
                 <div className="fact">
-                  <dt>Version</dt>
+                  <dt>{t('admin.service.version')}</dt>
                   <dd>{i.version}</dd>
                 </div>
                 <div className="fact">
-                  <dt>Up for</dt>
+                  <dt>{t('admin.service.uptime')}</dt>
                   <dd>{duration(i.uptime_s)}</dd>
                 </div>
                 <div className="fact">
-                  <dt>Database</dt>
+                  <dt>{t('admin.service.database')}</dt>
                   <dd>
-                    {i.database.kind} {i.database.server_version}, {bytes(i.database.size_bytes)}; pool {i.database.pool.total} open, {i.database.pool.idle}{' '}
-                    idle, {i.database.pool.waiting} waiting
+                    {t('admin.service.databaseText', {
+                      kind: i.database.kind,
+                      version: i.database.server_version,
+                      size: bytes(i.database.size_bytes),
+                      total: i.database.pool.total,
+                      idle: i.database.pool.idle,
+                      waiting: i.database.pool.waiting,
+                    })}
                   </dd>
                 </div>
                 <div className="fact">
-                  <dt>Data cache</dt>
+                  <dt>{t('admin.service.cache')}</dt>
                   <dd>
                     {i.cache.backend}, {bytes(i.cache.bytes)}
                   </dd>
                 </div>
               </dl>
             </Card>
-            <Card title="Queues" id="queues">
+            <Card title={t('admin.queues.title')} id="queues">
               <table className="data-table static">
-                <caption className="sr-only">Jobs waiting, delayed or running per queue</caption>
+                <caption className="sr-only">{t('admin.queues.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Queue</th>
+                    <th scope="col">{t('admin.queues.queue')}</th>
                     <th scope="col" className="num">
-                      Jobs
+                      {t('admin.queues.jobs')}
                     </th>
                   </tr>
                 </thead>
@@ -110,7 +118,7 @@ function Figures() {
                   {Object.entries(i.queues).map(([queue, depth]) => (
                     <tr key={queue} data-queue={queue}>
                       <td className="mono">{queue}</td>
-                      <td className="num">{depth}</td>
+                      <td className="num">{count(depth)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -124,6 +132,7 @@ function Figures() {
 }
 
 function CacheEntries() {
+  const { t } = useTranslation();
   const [stale, setStale] = useState<boolean | null>(null);
   const entries = useCacheEntries(stale);
   const invalidate = useInvalidateCache();
@@ -132,79 +141,80 @@ function CacheEntries() {
   const counts = entries.data?.pages[0]?.meta;
   return (
     <Card
-      title="Data cache per device"
+      title={t('admin.cache.title')}
       id="cache"
       actions={
         <button type="button" className="small" onClick={() => invalidate.mutate('all')} disabled={invalidate.isPending}>
-          Invalidate all
+          {t('admin.cache.invalidateAll')}
         </button>
       }
     >
       <div className="toolbar">
         <SelectField
-          label="Entries"
+          label={t('admin.cache.filter')}
           value={stale === null ? '' : String(stale)}
-          empty="All"
+          empty={t('admin.cache.all')}
           options={[
-            { value: 'true', label: 'Stale or never built' },
-            { value: 'false', label: 'Fresh' },
+            { value: 'true', label: t('admin.cache.staleOrNever') },
+            { value: 'false', label: t('admin.cache.fresh') },
           ]}
           onChange={(e) => setStale(e.target.value === '' ? null : e.target.value === 'true')}
         />
       </div>
       {counts ? (
         <p className="muted small" data-cache-listed={counts.total}>
-          {entryCountsText(counts)}
-          {rows.length < counts.total ? ` (${rows.length.toLocaleString('en')} loaded; scroll for more)` : ''}.
+          {rows.length < counts.total
+            ? t('admin.cache.listedPartly', { counts: entryCountsText(counts), loaded: rows.length })
+            : t('admin.cache.listed', { counts: entryCountsText(counts) })}
         </p>
       ) : null}
       <ErrorBox error={entries.error ?? invalidate.error} />
       {invalidate.isSuccess ? (
         <p className="notice" role="status">
           {'devices' in invalidate.data
-            ? `${plural(invalidate.data.devices, 'entry', 'entries')} invalidated; the worker rebuilds ${invalidate.data.devices === 1 ? 'it' : 'them'}.`
-            : `${invalidate.data.devEUI} invalidated (version ${invalidate.data.version}); the worker rebuilds it.`}
+            ? t('admin.cache.invalidatedAll', { count: invalidate.data.devices })
+            : t('admin.cache.invalidatedOne', { eui: invalidate.data.devEUI, version: invalidate.data.version })}
         </p>
       ) : null}
       {entries.isPending ? (
-        <Loading what="Loading cache entries" />
+        <Loading what={t('admin.cache.loading')} />
       ) : (
         <DataTable
-          caption="Cache entries"
+          caption={t('admin.cache.caption')}
           columns={[
-            { key: 'eui', header: 'Device', render: (e) => <span className="mono">{e.devEUI}</span> },
-            { key: 'label', header: 'Label', render: (e) => e.label },
-            { key: 'owner', header: 'Owner', render: (e) => e.owner },
-            { key: 'version', header: 'Version', className: 'num', render: (e) => e.version },
-            { key: 'rows', header: 'Rows', className: 'num', render: (e) => e.rows },
-            { key: 'bytes', header: 'Size', className: 'num', render: (e) => bytes(e.bytes) },
+            { key: 'eui', header: t('admin.cache.columns.device'), render: (e) => <span className="mono">{e.devEUI}</span> },
+            { key: 'label', header: t('admin.cache.columns.label'), render: (e) => e.label },
+            { key: 'owner', header: t('admin.cache.columns.owner'), render: (e) => e.owner },
+            { key: 'version', header: t('admin.cache.columns.version'), className: 'num', render: (e) => e.version },
+            { key: 'rows', header: t('admin.cache.columns.rows'), className: 'num', render: (e) => count(e.rows) },
+            { key: 'bytes', header: t('admin.cache.columns.size'), className: 'num', render: (e) => bytes(e.bytes) },
             {
               key: 'built',
-              header: 'Built',
-              render: (e) => (e.built_unix ? <span title={utcText(e.built_unix)}>{relativeTime(e.built_unix, now)}</span> : 'never'),
+              header: t('admin.cache.columns.built'),
+              render: (e) => (e.built_unix ? <span title={utcText(e.built_unix)}>{relativeTime(e.built_unix, now)}</span> : t('admin.cache.never')),
             },
             {
               key: 'state',
-              header: 'State',
+              header: t('admin.cache.columns.state'),
               render: (e) =>
                 e.built_unix === null ? (
-                  <span className="badge badge-off">never built</span>
+                  <span className="badge badge-off">{t('admin.cache.neverBuilt')}</span>
                 ) : (
-                  <span className={`badge ${e.stale ? 'badge-off' : 'badge-ok'}`}>{e.stale ? 'stale' : 'fresh'}</span>
+                  <span className={`badge ${e.stale ? 'badge-off' : 'badge-ok'}`}>{e.stale ? t('admin.cache.stale') : t('admin.cache.freshBadge')}</span>
                 ),
             },
             {
               key: 'do',
-              header: 'Action',
+              header: t('admin.cache.columns.action'),
               render: (e) => (
                 <button
                   type="button"
                   className="small"
                   onClick={() => invalidate.mutate(e.devEUI)}
                   disabled={invalidate.isPending}
-                  aria-label={`Invalidate ${e.devEUI}`}
+                  aria-label={t('admin.cache.invalidateOne', { eui: e.devEUI })}
                 >
-                  Invalidate
+                  {t('admin.cache.invalidate')}
                 </button>
               ),
             },
@@ -223,9 +233,10 @@ function CacheEntries() {
 
 /** For administrators: the service's figures and queues, every account's limits and access, the audit log, every device's cache entry. */
 export function AdminPage() {
+  const { t } = useTranslation();
   return (
     <>
-      <PageHeader title="Administration" subtitle="The service as a whole: only administrators see this page." />
+      <PageHeader title={t('admin.title')} subtitle={t('admin.subtitle')} />
       <Figures />
       <AdminAccounts />
       <AdminAudit />

@@ -7,7 +7,8 @@ import { type Column, DataTable } from '../components/DataTable';
 import { TextField } from '../components/form';
 import { Card, ErrorBox, Loading } from '../components/ui';
 import { useAdminAccounts, useDeleteAccount, usePasswordReset, useUpdateAccount } from '../hooks/admin';
-import { retentionInput, retentionText } from '../lib/format';
+import { useTranslation } from '../i18n';
+import { count, retentionInput } from '../lib/format';
 
 const daysText = (days: number | null) => (days === null ? '' : String(days));
 
@@ -16,20 +17,22 @@ const daysText = (days: number | null) => (days === null ? '' : String(days));
  * default; what is in force shown beside it.
  */
 function AccountRetention({ account }: { account: AdminAccountWire }) {
+  const { t } = useTranslation();
   const update = useUpdateAccount();
   const [days, setDays] = useState(daysText(account.uplink_retention_days));
   const changed = days.trim() !== daysText(account.uplink_retention_days);
+  const effective = account.uplink_retention_effective_days;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Text that is no number goes as typed: the service refuses it, naming the field.
     update.mutate({ id: account.id, body: { uplink_retention_days: retentionInput(days) as number | null } });
   };
   return (
-    <form className="inline-form" onSubmit={submit} noValidate aria-label={`Retention of ${account.username}`}>
+    <form className="inline-form" onSubmit={submit} noValidate aria-label={t('admin.retention.label', { name: account.username })}>
       <TextField
-        label="Raw uplinks (days)"
+        label={t('admin.retention.days')}
         inputMode="numeric"
-        placeholder="default"
+        placeholder={t('admin.retention.placeholder')}
         value={days}
         onChange={(e) => {
           update.reset();
@@ -38,11 +41,19 @@ function AccountRetention({ account }: { account: AdminAccountWire }) {
         error={fieldError(update.error, 'uplink_retention_days')}
       />
       <button type="submit" className="small" disabled={!changed || update.isPending}>
-        Save
+        {t('common.save')}
       </button>
       <span className="muted small" data-retention-effective={account.uplink_retention_effective_days ?? 'forever'}>
-        {update.isSuccess && !changed ? 'Saved: ' : ''}kept {retentionText(account.uplink_retention_effective_days)}
-        {account.uplink_retention_days === null ? ' (platform default)' : ''}
+        {t(
+          update.isSuccess && !changed
+            ? account.uplink_retention_days === null
+              ? 'admin.retention.savedKeptDefault'
+              : 'admin.retention.savedKept'
+            : account.uplink_retention_days === null
+              ? 'admin.retention.keptDefault'
+              : 'admin.retention.kept',
+          { retention: effective === null ? t('common.retention.forever') : t('common.retention.days', { count: effective }) },
+        )}
       </span>
     </form>
   );
@@ -50,6 +61,7 @@ function AccountRetention({ account }: { account: AdminAccountWire }) {
 
 /** An account's limit and expiry, edited in place. */
 function AccountLimits({ account }: { account: AdminAccountWire }) {
+  const { t } = useTranslation();
   const update = useUpdateAccount();
   const [form, setForm] = useState({ max: String(account.max_devices), expiration: account.expiration });
   const changed = form.max !== String(account.max_devices) || form.expiration !== account.expiration;
@@ -64,9 +76,9 @@ function AccountLimits({ account }: { account: AdminAccountWire }) {
     });
   };
   return (
-    <form className="inline-form" onSubmit={submit} noValidate aria-label={`Limits of ${account.username}`}>
+    <form className="inline-form" onSubmit={submit} noValidate aria-label={t('admin.limits.label', { name: account.username })}>
       <TextField
-        label="Devices at most"
+        label={t('admin.limits.maxDevices')}
         type="number"
         min={0}
         value={form.max}
@@ -74,18 +86,18 @@ function AccountLimits({ account }: { account: AdminAccountWire }) {
         error={fieldError(update.error, 'max_devices')}
       />
       <TextField
-        label="Expires (UTC)"
+        label={t('admin.limits.expiration')}
         type="date"
         value={form.expiration}
         onChange={(e) => setForm({ ...form, expiration: e.target.value })}
         error={fieldError(update.error, 'expiration')}
       />
       <button type="submit" className="small" disabled={!changed || update.isPending}>
-        Save
+        {t('common.save')}
       </button>
       {update.isSuccess && !changed ? (
         <span className="muted small" role="status">
-          Saved
+          {t('common.saved')}
         </span>
       ) : null}
     </form>
@@ -97,6 +109,7 @@ function AccountLimits({ account }: { account: AdminAccountWire }) {
  * always made here, never assumed (a modal dialog).
  */
 function DeleteAccountDialog({ account, onClose }: { account: AdminAccountWire; onClose: () => void }) {
+  const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const remove = useDeleteAccount();
   const [fate, setFate] = useState<AdminDeviceFate>('delete');
@@ -111,29 +124,25 @@ function DeleteAccountDialog({ account, onClose }: { account: AdminAccountWire; 
       { onSuccess: () => dialog.current?.close() },
     );
   };
-  const devices = `${account.devices} device${account.devices === 1 ? '' : 's'}`;
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby={`delete-${account.id}`} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <h2 id={`delete-${account.id}`}>Delete {account.username}</h2>
-        <p>
-          The account, its codecs, networks, fences, rules, integrations and tokens go for good. Its sessions and tokens stop at once. What of its {devices}?
-        </p>
+        <h2 id={`delete-${account.id}`}>{t('admin.deleteDialog.title', { name: account.username })}</h2>
+        <p>{t('admin.deleteDialog.text', { count: account.devices })}</p>
         <fieldset className="choices">
-          <legend>Its devices</legend>
+          <legend>{t('admin.deleteDialog.devices')}</legend>
           <label>
-            <input type="radio" name="fate" value="delete" checked={fate === 'delete'} onChange={() => setFate('delete')} /> Delete them with their data and
-            photos
+            <input type="radio" name="fate" value="delete" checked={fate === 'delete'} onChange={() => setFate('delete')} /> {t('admin.deleteDialog.delete')}
           </label>
           <label>
-            <input type="radio" name="fate" value="hand_over" checked={fate === 'hand_over'} onChange={() => setFate('hand_over')} /> Hand them to another
-            account
+            <input type="radio" name="fate" value="hand_over" checked={fate === 'hand_over'} onChange={() => setFate('hand_over')} />{' '}
+            {t('admin.deleteDialog.handOver')}
           </label>
         </fieldset>
         {fate === 'hand_over' ? (
           <TextField
-            label="Receiving account (username)"
-            hint="Its own codecs and networks stay behind: the devices fall back to the defaults"
+            label={t('admin.deleteDialog.to')}
+            hint={t('admin.deleteDialog.toHint')}
             autoFocus
             value={to}
             onChange={(e) => {
@@ -146,10 +155,10 @@ function DeleteAccountDialog({ account, onClose }: { account: AdminAccountWire; 
         <ErrorBox error={fieldError(remove.error, 'to') ? null : remove.error} />
         <div className="dialog-actions">
           <button type="button" className="ghost" onClick={() => dialog.current?.close()}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="danger" disabled={remove.isPending}>
-            Delete {account.username}
+            {t('admin.deleteDialog.submit', { name: account.username })}
           </button>
         </div>
       </form>
@@ -165,40 +174,41 @@ function AccountActions({ account, onDelete }: { account: AdminAccountWire; onDe
   const update = useUpdateAccount();
   const reset = usePasswordReset();
   const self = useSession().data?.id === account.id;
+  const { t } = useTranslation();
   return (
-    <div className="inline-actions" role="group" aria-label={`Actions on ${account.username}`}>
+    <div className="inline-actions" role="group" aria-label={t('admin.actions.label', { name: account.username })}>
       <span className={`badge ${account.active === 1 ? 'badge-ok' : 'badge-bad'}`} data-active={account.active}>
-        {account.active === 1 ? 'Active' : 'Disabled'}
+        {account.active === 1 ? t('admin.actions.active') : t('admin.actions.disabled')}
       </span>
       {self ? (
-        <span className="muted small">your own account</span>
+        <span className="muted small">{t('admin.actions.self')}</span>
       ) : (
         <>
           {account.active === 1 ? (
             <ConfirmButton
-              label="Disable"
+              label={t('admin.actions.disable')}
               className="small"
-              confirm={`Disable ${account.username}? Its sessions and tokens stop now.`}
+              confirm={t('admin.actions.confirmDisable', { name: account.username })}
               pending={update.isPending}
               onConfirm={() => update.mutate({ id: account.id, body: { active: 0 } })}
             />
           ) : (
             <button type="button" className="small" disabled={update.isPending} onClick={() => update.mutate({ id: account.id, body: { active: 1 } })}>
-              Enable
+              {t('admin.actions.enable')}
             </button>
           )}
           {account.kind === 'organisation' ? null : reset.isSuccess ? (
             // In place of the button, so that the row keeps its height; the address is the row's own.
-            <span className="muted small" role="status" title={`Mailed to ${reset.data.email}`}>
-              Reset link mailed
+            <span className="muted small" role="status" title={t('admin.actions.mailedTo', { email: reset.data.email })}>
+              {t('admin.actions.resetMailed')}
             </span>
           ) : (
             <button type="button" className="ghost small" disabled={reset.isPending} onClick={() => reset.mutate(account.id)}>
-              Send password reset
+              {t('admin.actions.sendReset')}
             </button>
           )}
           <button type="button" className="danger small" onClick={onDelete}>
-            Delete…
+            {t('admin.actions.delete')}
           </button>
         </>
       )}
@@ -209,6 +219,7 @@ function AccountActions({ account, onDelete }: { account: AdminAccountWire; onDe
 
 /** Every account, searched by name or e-mail, with its devices, last sign-in and limits. */
 export function AdminAccounts() {
+  const { t } = useTranslation();
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const accounts = useAdminAccounts(q);
@@ -216,34 +227,43 @@ export function AdminAccounts() {
   const rows = useMemo(() => accounts.data?.pages.flatMap((p) => p.accounts) ?? [], [accounts.data]);
   const total = accounts.data?.pages[0]?.meta.total;
   const columns: Column<AdminAccountWire>[] = [
-    { key: 'username', header: 'Account', render: (a) => <span>{a.username}</span> },
-    { key: 'email', header: 'E-mail', render: (a) => (a.kind === 'organisation' ? <span className="muted">none: its members sign in</span> : a.email) },
+    { key: 'username', header: t('admin.accounts.columns.account'), render: (a) => <span>{a.username}</span> },
+    {
+      key: 'email',
+      header: t('admin.accounts.columns.email'),
+      render: (a) => (a.kind === 'organisation' ? <span className="muted">{t('admin.accounts.noEmail')}</span> : a.email),
+    },
     {
       key: 'group',
-      header: 'Kind',
-      render: (a) => (a.kind === 'organisation' ? `organisation, ${a.members ?? 0} members` : a.groupid === 1 ? 'administrator' : 'person'),
+      header: t('admin.accounts.columns.kind'),
+      render: (a) =>
+        a.kind === 'organisation'
+          ? t('admin.accounts.organisation', { count: a.members ?? 0 })
+          : a.groupid === 1
+            ? t('admin.accounts.administrator')
+            : t('admin.accounts.person'),
     },
-    { key: 'devices', header: 'Devices', className: 'num', render: (a) => <span data-devices={a.devices}>{a.devices}</span> },
-    { key: 'login', header: 'Last sign-in (UTC)', render: (a) => a.last_login ?? 'never' },
-    { key: 'limits', header: 'Device limit and expiry', render: (a) => <AccountLimits key={a.id} account={a} /> },
-    { key: 'retention', header: 'Retention of raw uplinks', render: (a) => <AccountRetention key={a.id} account={a} /> },
-    { key: 'actions', header: 'Access', render: (a) => <AccountActions key={a.id} account={a} onDelete={() => setDeleting(a)} /> },
+    { key: 'devices', header: t('admin.accounts.columns.devices'), className: 'num', render: (a) => <span data-devices={a.devices}>{count(a.devices)}</span> },
+    { key: 'login', header: t('admin.accounts.columns.login'), render: (a) => a.last_login ?? t('admin.accounts.never') },
+    { key: 'limits', header: t('admin.accounts.columns.limits'), render: (a) => <AccountLimits key={a.id} account={a} /> },
+    { key: 'retention', header: t('admin.accounts.columns.retention'), render: (a) => <AccountRetention key={a.id} account={a} /> },
+    { key: 'actions', header: t('admin.accounts.columns.access'), render: (a) => <AccountActions key={a.id} account={a} onDelete={() => setDeleting(a)} /> },
   ];
   return (
-    <Card title={`Accounts${total !== undefined ? ` (${total})` : ''}`} id="accounts">
+    <Card title={total !== undefined ? t('admin.accounts.titleTotal', { total }) : t('admin.accounts.title')} id="accounts">
       <form
         className="toolbar"
         role="search"
-        aria-label="Search accounts"
+        aria-label={t('admin.accounts.search')}
         onSubmit={(e) => {
           e.preventDefault();
           setQ(text);
         }}
       >
         <TextField
-          label="Search accounts"
+          label={t('admin.accounts.search')}
           type="search"
-          placeholder="Username or e-mail"
+          placeholder={t('admin.accounts.searchPlaceholder')}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onBlur={() => setQ(text)}
@@ -251,10 +271,10 @@ export function AdminAccounts() {
       </form>
       <ErrorBox error={accounts.error} />
       {accounts.isPending ? (
-        <Loading what="Loading accounts" />
+        <Loading what={t('admin.accounts.loading')} />
       ) : (
         <DataTable
-          caption="Accounts"
+          caption={t('admin.accounts.caption')}
           columns={columns}
           rows={rows}
           rowKey={(a) => a.id}

@@ -1,10 +1,12 @@
 import type { AuditEventWire, AuditQuery, AuditResult } from '@dts/domain';
+import type { TFunction } from 'i18next';
 import { type FormEvent, useMemo, useState } from 'react';
 import { type Column, DataTable } from '../components/DataTable';
 import { SelectField, TextField } from '../components/form';
 import { Card, ErrorBox, Loading } from '../components/ui';
 import { useAudit } from '../hooks/admin';
 import { useOrganisationAudit } from '../hooks/organisations';
+import { useTranslation } from '../i18n';
 
 type Filter = Omit<AuditQuery, 'cursor' | 'format' | 'limit'>;
 
@@ -17,13 +19,17 @@ function filterOf(form: { username: string; action: string; result: string }): F
   };
 }
 
-const columns: Column<AuditEventWire>[] = [
-  { key: 'at', header: 'When (UTC)', render: (e) => <time dateTime={e.at}>{e.at.replace('T', ' ').slice(0, 19)}</time> },
-  { key: 'who', header: 'Who', render: (e) => (e.username ?? '–') + (e.via === 'token' ? ` (token ${e.token_uid})` : '') },
-  { key: 'action', header: 'Action', render: (e) => <span className="mono small">{e.action}</span> },
+const columnsOf = (t: TFunction): Column<AuditEventWire>[] => [
+  { key: 'at', header: t('audit.columns.at'), render: (e) => <time dateTime={e.at}>{e.at.replace('T', ' ').slice(0, 19)}</time> },
+  {
+    key: 'who',
+    header: t('audit.columns.who'),
+    render: (e) => (e.via === 'token' ? t('audit.viaToken', { who: e.username ?? '–', token: e.token_uid }) : (e.username ?? '–')),
+  },
+  { key: 'action', header: t('audit.columns.action'), render: (e) => <span className="mono small">{e.action}</span> },
   {
     key: 'target',
-    header: 'On',
+    header: t('audit.columns.target'),
     render: (e) => (
       <span className="mono small">
         {Object.entries(e.target)
@@ -34,14 +40,14 @@ const columns: Column<AuditEventWire>[] = [
   },
   {
     key: 'result',
-    header: 'Result',
+    header: t('audit.columns.result'),
     render: (e) => (
       <span className={`badge ${e.result === 'success' ? 'badge-ok' : 'badge-bad'}`} data-status={e.status}>
         {e.status}
       </span>
     ),
   },
-  { key: 'ip', header: 'Address', render: (e) => <span className="mono small">{e.ip ?? '–'}</span> },
+  { key: 'ip', header: t('audit.columns.ip'), render: (e) => <span className="mono small">{e.ip ?? '–'}</span> },
 ];
 
 type AuditQueryState = ReturnType<typeof useAudit>;
@@ -73,6 +79,8 @@ function AuditLogCard({
   /** The action filter's placeholder: a path worth narrowing by here. */
   example: string;
 }) {
+  const { t } = useTranslation();
+  const columns = useMemo(() => columnsOf(t), [t]);
   const [form, setForm] = useState({ username: '', action: '', result: '' });
   const rows = useMemo(() => audit.data?.pages.flatMap((p) => p.events) ?? [], [audit.data]);
   const submit = (event: FormEvent) => {
@@ -82,37 +90,37 @@ function AuditLogCard({
   const csv = `${csvPath}?${new URLSearchParams({ ...(filter as Record<string, string>), format: 'csv' }).toString()}`;
   return (
     <Card
-      title="Audit log"
+      title={t('audit.title')}
       id="audit"
       actions={
         <a className="button small" href={csv} download>
-          Download CSV
+          {t('audit.download')}
         </a>
       }
     >
-      <form className="toolbar inline-form" role="search" aria-label="Filter the audit log" onSubmit={submit}>
-        <TextField label="Account or sign-in name" value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
-        <TextField label="Action contains" placeholder={example} value={form.action} onChange={(e) => setForm({ ...form, action: e.target.value })} />
+      <form className="toolbar inline-form" role="search" aria-label={t('audit.filter.label')} onSubmit={submit}>
+        <TextField label={t('audit.filter.username')} value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
+        <TextField label={t('audit.filter.action')} placeholder={example} value={form.action} onChange={(e) => setForm({ ...form, action: e.target.value })} />
         <SelectField
-          label="Result"
+          label={t('audit.filter.result')}
           value={form.result}
-          empty="Any"
+          empty={t('audit.filter.any')}
           options={[
-            { value: 'success', label: 'Succeeded' },
-            { value: 'failure', label: 'Refused or failed' },
+            { value: 'success', label: t('audit.filter.success') },
+            { value: 'failure', label: t('audit.filter.failure') },
           ]}
           onChange={(e) => setForm({ ...form, result: e.target.value })}
         />
         <button type="submit" className="small">
-          Filter
+          {t('audit.filter.submit')}
         </button>
       </form>
       <ErrorBox error={audit.error} />
       {audit.isPending ? (
-        <Loading what="Loading the audit log" />
+        <Loading what={t('audit.loading')} />
       ) : (
         <DataTable
-          caption="Audit log"
+          caption={t('audit.title')}
           columns={columns}
           rows={rows}
           rowKey={(e) => e.id}

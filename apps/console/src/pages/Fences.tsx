@@ -9,7 +9,8 @@ import { TextField } from '../components/form';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useCreateFence, useDeleteFence, useFenceDevices, useFences, useUpdateFence } from '../hooks/fences';
 import { cornerCount, parsePolygonText } from '../lib/fence-geometry';
-import { plural, utcText } from '../lib/format';
+import { useTranslation } from '../i18n';
+import { utcText } from '../lib/format';
 import { useCan } from '../api/organisation';
 
 /** A shape being made or changed: its name and polygon, and the GeoJSON text beside the map (the keyboard's way). */
@@ -31,6 +32,7 @@ const newDraft = (fence?: FenceWire): Draft => ({
 
 /** Geofences: drawn and reshaped on the map (or typed as GeoJSON), listed, deleted; the devices inside each. */
 export function FencesPage() {
+  const { t } = useTranslation();
   // A viewer sees the fences and what is inside them, not controls it cannot use.
   const operator = useCan('operator');
   const fences = useFences();
@@ -61,14 +63,14 @@ export function FencesPage() {
     if (!draft) return;
     const parsed = parsePolygonText(draft.text);
     if ('problem' in parsed) {
-      setDraft({ ...draft, textProblem: draft.text ? parsed.problem : 'Draw the fence on the map, or paste its GeoJSON.' });
+      setDraft({ ...draft, textProblem: draft.text ? parsed.problem : t('fences.form.missing') });
       return;
     }
     const body = { name: draft.name.trim(), geometry: parsed.polygon };
     const done = (fence: FenceWire) => {
       setDraft(null);
       setSelected(fence.uid);
-      setNotice(`Fence ${fence.name} saved.`);
+      setNotice(t('fences.saved', { name: fence.name }));
     };
     if (draft.uid === null) create.mutate(body, { onSuccess: done });
     else update.mutate({ uid: draft.uid, body }, { onSuccess: done });
@@ -77,8 +79,8 @@ export function FencesPage() {
   return (
     <>
       <PageHeader
-        title="Fences"
-        subtitle="Areas on the map: alert rules tell when a device enters or leaves one."
+        title={t('fences.title')}
+        subtitle={t('fences.subtitle')}
         actions={
           !draft && operator ? (
             <button
@@ -90,7 +92,7 @@ export function FencesPage() {
                 setDraft(newDraft());
               }}
             >
-              <Plus aria-hidden size={16} /> New fence
+              <Plus aria-hidden size={16} /> {t('fences.add')}
             </button>
           ) : null
         }
@@ -103,12 +105,12 @@ export function FencesPage() {
       <ErrorBox error={fences.error} />
       <div className="fence-layout">
         <div>
-          {fences.isPending ? <Loading what="Loading fences" /> : null}
+          {fences.isPending ? <Loading what={t('fences.loading')} /> : null}
           <FenceMap
-            label="Fences on the map"
+            label={t('fences.mapLabel')}
             fences={
               draft && draft.uid === null && draft.polygon
-                ? [...list, { uid: -1, name: draft.name || 'New fence', geometry: draft.polygon, created_unix: 0 }]
+                ? [...list, { uid: -1, name: draft.name || t('fences.form.newTitle'), geometry: draft.polygon, created_unix: 0 }]
                 : list
             }
             selected={draft ? (draft.uid ?? -1) : selected}
@@ -121,20 +123,29 @@ export function FencesPage() {
           />
           {mode.kind === 'draw' ? (
             <p className="muted small" role="status">
-              Click on the map to place the corners; click the first corner again to finish.
+              {t('fences.drawHelp')}
             </p>
           ) : mode.kind === 'edit' ? (
             <p className="muted small" role="status">
-              Drag a corner to move it, a midpoint to add one; right-click a corner to remove it.
+              {t('fences.editHelp')}
             </p>
           ) : null}
         </div>
         <div className="fence-side">
           {draft ? (
-            <Card title={draft.uid === null ? 'New fence' : `Edit ${current?.name ?? 'fence'}`} id="fence-form">
+            <Card
+              title={
+                draft.uid === null
+                  ? t('fences.form.newTitle')
+                  : current
+                    ? t('fences.form.editTitle', { name: current.name })
+                    : t('fences.form.editTitleUnnamed')
+              }
+              id="fence-form"
+            >
               <form onSubmit={save} noValidate>
                 <TextField
-                  label="Name"
+                  label={t('fences.form.name')}
                   required
                   maxLength={FENCE_NAME_MAX_LENGTH}
                   value={draft.name}
@@ -142,7 +153,7 @@ export function FencesPage() {
                   error={fieldError(error, 'name')}
                 />
                 <div className={`field${draft.textProblem || fieldError(error, 'geometry') ? ' field-invalid' : ''}`}>
-                  <label htmlFor="fence-geojson">Shape (GeoJSON Polygon)</label>
+                  <label htmlFor="fence-geojson">{t('fences.form.shape')}</label>
                   <textarea
                     id="fence-geojson"
                     rows={5}
@@ -156,7 +167,7 @@ export function FencesPage() {
                     }}
                   />
                   <small id="fence-geojson-hint" className="hint">
-                    {draft.polygon ? `${plural(cornerCount(draft.polygon), 'corner')}. ` : ''}Drawn on the map, or pasted here: [longitude, latitude] positions.
+                    {draft.polygon ? t('fences.form.hintCorners', { count: cornerCount(draft.polygon) }) : t('fences.form.hint')}
                   </small>
                   {draft.textProblem || fieldError(error, 'geometry') ? (
                     <small className="field-error">{draft.textProblem ?? fieldError(error, 'geometry')}</small>
@@ -166,7 +177,7 @@ export function FencesPage() {
                 <div className="dialog-actions">
                   {draft.uid === null && draft.polygon ? (
                     <button type="button" className="ghost" onClick={() => setDraft({ ...draft, polygon: null, text: '' })}>
-                      Draw again
+                      {t('fences.form.drawAgain')}
                     </button>
                   ) : null}
                   <button
@@ -178,17 +189,17 @@ export function FencesPage() {
                       update.reset();
                     }}
                   >
-                    Cancel
+                    {t('fences.form.cancel')}
                   </button>
                   <button type="submit" className="primary" disabled={create.isPending || update.isPending}>
-                    Save fence
+                    {t('fences.form.save')}
                   </button>
                 </div>
               </form>
             </Card>
           ) : null}
-          <Card title="Your fences" id="fence-list">
-            {list.length === 0 && !fences.isPending ? <Empty>No fences yet. Draw one with “New fence”.</Empty> : null}
+          <Card title={t('fences.list.title')} id="fence-list">
+            {list.length === 0 && !fences.isPending ? <Empty>{t('fences.list.empty')}</Empty> : null}
             <ul className="fence-list">
               {list.map((f) => (
                 <li key={f.uid} className={f.uid === selected ? 'selected' : undefined}>
@@ -201,15 +212,13 @@ export function FencesPage() {
                   >
                     {f.name}
                   </button>
-                  <span className="muted small">
-                    {plural(cornerCount(f.geometry), 'corner')} · made {utcText(f.created_unix)}
-                  </span>
+                  <span className="muted small">{t('fences.list.meta', { count: cornerCount(f.geometry), made: utcText(f.created_unix) })}</span>
                   {!draft && operator ? (
                     <span className="row-actions">
                       <button
                         type="button"
                         className="small"
-                        aria-label={`Edit ${f.name}`}
+                        aria-label={t('fences.list.editLabel', { name: f.name })}
                         onClick={() => {
                           setNotice('');
                           update.reset();
@@ -217,16 +226,16 @@ export function FencesPage() {
                           setDraft(newDraft(f));
                         }}
                       >
-                        <Pencil aria-hidden size={14} /> Edit
+                        <Pencil aria-hidden size={14} /> {t('fences.list.edit')}
                       </button>
                       <ConfirmButton
-                        label="Delete"
-                        confirm={`Delete ${f.name}? Its alert rules go with it.`}
+                        label={t('fences.list.delete')}
+                        confirm={t('fences.list.confirmDelete', { name: f.name })}
                         pending={remove.isPending}
                         onConfirm={() =>
                           remove.mutate(f.uid, {
                             onSuccess: () => {
-                              setNotice(`Fence ${f.name} deleted.`);
+                              setNotice(t('fences.deleted', { name: f.name }));
                               if (selected === f.uid) setSelected(null);
                             },
                           })
@@ -240,15 +249,15 @@ export function FencesPage() {
             <ErrorBox error={remove.error} />
           </Card>
           {current && !draft ? (
-            <Card title={`Devices inside ${current.name}`} id="fence-devices">
-              {inside.isPending ? <Loading what="Finding the devices inside" /> : null}
+            <Card title={t('fences.inside.title', { name: current.name })} id="fence-devices">
+              {inside.isPending ? <Loading what={t('fences.inside.loading')} /> : null}
               <ErrorBox error={inside.error} />
-              {inside.data && inside.data.length === 0 ? <Empty>No device is inside.</Empty> : null}
+              {inside.data && inside.data.length === 0 ? <Empty>{t('fences.inside.empty')}</Empty> : null}
               <ul className="plain-list">
                 {inside.data?.map((d) => (
                   <li key={d.devEUI}>
                     <Link href={`/devices/${d.devEUI}`}>{d.label || d.devEUI}</Link>{' '}
-                    <span className="muted small">{d.position === 'reported' ? 'last reported position' : 'installation position'}</span>
+                    <span className="muted small">{d.position === 'reported' ? t('fences.inside.reported') : t('fences.inside.installation')}</span>
                   </li>
                 ))}
               </ul>

@@ -1,13 +1,15 @@
 import { DEVICE_IMPORT_MAX_ROWS, DEVICE_IMPORT_TEMPLATE, type DeviceImportRowWire, type DeviceImportWire } from '@dts/domain';
 import { Download } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { type Column, DataTable } from '../components/DataTable';
 import { Field } from '../components/form';
 import { Card, ErrorBox, PageHeader } from '../components/ui';
 import { nameOf, useDatamodel } from '../hooks/datamodel';
 import { useImportDevices, usePreviewImport } from '../hooks/imports';
-import { plural, tagsText } from '../lib/format';
+import { useTranslation } from '../i18n';
+import { tagsText } from '../lib/format';
 
 /** The file's content as the service takes it: CSV as text, JSON parsed (our rows, or a The Things Stack / ChirpStack export). */
 function contentOf(name: string, text: string): unknown {
@@ -20,10 +22,12 @@ function contentOf(name: string, text: string): unknown {
  * preview shows every row and every problem by row, and one request then registers all or none.
  */
 export function ImportDevicesPage() {
+  const { t } = useTranslation();
   const preview = usePreviewImport();
   const importing = useImportDevices();
   const datamodel = useDatamodel().data;
   const [file, setFile] = useState<{ name: string; content: unknown } | null>(null);
+  /** The name of a file that could not be read. */
   const [readError, setReadError] = useState<string | null>(null);
   const template = useMemo(() => URL.createObjectURL(new Blob([DEVICE_IMPORT_TEMPLATE], { type: 'text/csv' })), []);
   const choose = async (chosen: File | undefined) => {
@@ -37,7 +41,7 @@ export function ImportDevicesPage() {
       setFile({ name: chosen.name, content });
       preview.mutate(content);
     } catch {
-      setReadError(`${chosen.name} is neither CSV nor JSON.`);
+      setReadError(chosen.name);
     }
   };
   const report: DeviceImportWire | undefined = importing.data ?? preview.data;
@@ -48,39 +52,41 @@ export function ImportDevicesPage() {
   }, [report]);
   const general = report?.problems.filter((p) => p.row === null) ?? [];
   const columns: Column<DeviceImportRowWire>[] = [
-    { key: 'row', header: 'Row', className: 'num', render: (r) => r.row },
-    { key: 'eui', header: 'EUI', className: 'mono', render: (r) => r.devEUI },
-    { key: 'label', header: 'Label', render: (r) => r.label },
-    { key: 'decoder', header: 'Decoder', render: (r) => nameOf(datamodel?.decoders, r.decoder_ref, 'name') },
-    { key: 'network', header: 'Network', render: (r) => nameOf(datamodel?.networks, r.network_ref, 'name') },
-    { key: 'folder', header: 'Folder', render: (r) => r.folder ?? '' },
-    { key: 'tags', header: 'Tags', render: (r) => tagsText(r.tags) },
+    { key: 'row', header: t('importDevices.columns.row'), className: 'num', render: (r) => r.row },
+    { key: 'eui', header: t('importDevices.columns.eui'), className: 'mono', render: (r) => r.devEUI },
+    { key: 'label', header: t('importDevices.columns.label'), render: (r) => r.label },
+    { key: 'decoder', header: t('importDevices.columns.decoder'), render: (r) => nameOf(datamodel?.decoders, r.decoder_ref, 'name') },
+    { key: 'network', header: t('importDevices.columns.network'), render: (r) => nameOf(datamodel?.networks, r.network_ref, 'name') },
+    { key: 'folder', header: t('importDevices.columns.folder'), render: (r) => r.folder ?? '' },
+    { key: 'tags', header: t('importDevices.columns.tags'), render: (r) => tagsText(r.tags) },
     {
       key: 'problems',
-      header: 'Problems',
+      header: t('importDevices.columns.problems'),
       render: (r) =>
-        problemsByRow.has(r.row) ? <span className="field-error">{problemsByRow.get(r.row)!.join('; ')}</span> : <span className="badge badge-ok">ok</span>,
+        problemsByRow.has(r.row) ? (
+          <span className="field-error">{problemsByRow.get(r.row)!.join('; ')}</span>
+        ) : (
+          <span className="badge badge-ok">{t('importDevices.ok')}</span>
+        ),
     },
   ];
   const unreadRows = (report?.problems ?? []).filter((p) => p.row !== null && !report!.devices.some((d) => d.row === p.row));
   return (
     <>
       <PageHeader
-        title="Import devices"
-        subtitle={`Register up to ${DEVICE_IMPORT_MAX_ROWS.toLocaleString('en')} devices from one file: all of them or none.`}
+        title={t('importDevices.title')}
+        subtitle={t('importDevices.subtitle', { max: DEVICE_IMPORT_MAX_ROWS })}
         actions={
           <a className="button" href={template} download="device-import-template.csv">
-            <Download aria-hidden size={16} /> CSV template
+            <Download aria-hidden size={16} /> {t('importDevices.template')}
           </a>
         }
       />
       <Card>
         <p className="muted">
-          A CSV file with the columns <span className="mono">eui, label, type, decoder, network, icon, folder, tags</span> (type, decoder, network and icon by
-          name or number; tags separated by commas), a JSON list of such rows, or a device export of The Things Stack (
-          <span className="mono">ttn-lw-cli end-devices list</span>, its CSV import file) or ChirpStack (its device list).
+          <Trans t={t} i18nKey="importDevices.explanation" components={{ mono: <span className="mono" /> }} />
         </p>
-        <Field label="File" hint="Nothing is registered until you confirm">
+        <Field label={t('importDevices.file')} hint={t('importDevices.fileHint')}>
           {(a) => (
             <input
               {...a}
@@ -96,36 +102,41 @@ export function ImportDevicesPage() {
         </Field>
         {readError ? (
           <p className="error-box" role="alert">
-            {readError}
+            {t('importDevices.unreadable', { name: readError })}
           </p>
         ) : null}
         <ErrorBox error={preview.error ?? importing.error} />
       </Card>
       {report ? (
         <Card
-          title={importing.data ? 'Registered' : `Preview of ${file?.name ?? 'the file'}`}
+          title={
+            importing.data ? t('importDevices.registeredTitle') : file ? t('importDevices.previewOf', { name: file.name }) : t('importDevices.previewOfFile')
+          }
           id="import-preview"
           actions={
             !importing.data && report.valid ? (
               <button type="button" className="primary" disabled={importing.isPending} onClick={() => importing.mutate(file!.content)}>
-                {importing.isPending ? 'Registering…' : `Register ${plural(report.devices.length, 'device')}`}
+                {importing.isPending ? t('importDevices.registering') : t('importDevices.register', { count: report.devices.length })}
               </button>
             ) : null
           }
         >
           <p role="status" aria-live="polite">
             {importing.data ? (
-              <>
-                {plural(importing.data.created, 'device')} registered. <Link href="/devices">See them in the device list</Link>.
-              </>
+              <Trans t={t} i18nKey="importDevices.registered" count={importing.data.created} components={{ list: <Link href="/devices" /> }} />
             ) : report.valid ? (
-              `${plural(report.rows, 'row')} (${report.format}), no problems: the account will hold ${(report.devices_owned + report.devices.length).toLocaleString('en')} of its ${plural(report.max_devices, 'device')}.`
+              t('importDevices.valid', {
+                rows: t('importDevices.rows', { count: report.rows }),
+                format: report.format,
+                total: report.devices_owned + report.devices.length,
+                devices: t('common.ofDevices', { count: report.max_devices }),
+              })
             ) : (
-              `${plural(report.rows, 'row')} (${report.format}), ${plural(report.problems.length, 'problem')}: nothing can be registered until ${report.problems.length === 1 ? 'it is' : 'they are'} fixed.`
+              t('importDevices.invalid', { count: report.problems.length, rows: t('importDevices.rows', { count: report.rows }), format: report.format })
             )}
           </p>
           {general.length > 0 || unreadRows.length > 0 ? (
-            <ul className="problems" aria-label="Problems of the file">
+            <ul className="problems" aria-label={t('importDevices.problems')}>
               {[...general, ...unreadRows].map((p, i) => (
                 <li key={i} className="field-error">
                   {p.message}
@@ -133,7 +144,7 @@ export function ImportDevicesPage() {
               ))}
             </ul>
           ) : null}
-          <DataTable caption="Rows of the file" columns={columns} rows={report.devices} rowKey={(r) => String(r.row)} maxHeight="60vh" />
+          <DataTable caption={t('importDevices.caption')} columns={columns} rows={report.devices} rowKey={(r) => String(r.row)} maxHeight="60vh" />
         </Card>
       ) : null}
     </>

@@ -5,13 +5,17 @@ import { MapView } from '../components/MapView';
 import { Card, ErrorBox, Loading, OnlineBadge, PageHeader } from '../components/ui';
 import { useAllDevices, useConsoleConfig } from '../hooks/devices';
 import { useNow } from '../hooks/now';
-import { plural, relativeTime } from '../lib/format';
+import { useTranslation } from '../i18n';
+import { relativeTime } from '../lib/format';
 
 const ONLINE = '#15803d';
 const OFFLINE = '#b91c1c';
+/** The devices listed under the map (all are on it). */
+const LISTED = 200;
 
 /** Every device with a position on one map, green online and red offline; a click opens the device. */
 export function MapOverviewPage() {
+  const { t } = useTranslation();
   const devices = useAllDevices();
   const threshold = useConsoleConfig().data?.online_threshold_s ?? 3_600;
   const now = useNow();
@@ -27,40 +31,42 @@ export function MapOverviewPage() {
     () =>
       placed.map(({ d, lat, lon }) => {
         const online = isOnline(d.ts_activity_last_unix, threshold, now);
-        return { id: d.devEUI, lat, lon, label: `${d.label || d.devEUI} (${online ? 'online' : 'offline'})`, color: online ? ONLINE : OFFLINE };
+        return {
+          id: d.devEUI,
+          lat,
+          lon,
+          label: `${d.label || d.devEUI} (${online ? t('common.online') : t('common.offline')})`,
+          color: online ? ONLINE : OFFLINE,
+        };
       }),
-    [placed, threshold, now],
+    [placed, threshold, now, t],
   );
   return (
     <>
       <PageHeader
-        title="Map"
-        subtitle={
-          devices.data
-            ? `${placed.length.toLocaleString('en')} of ${plural(devices.data.length, 'device')} ${placed.length === 1 ? 'has' : 'have'} a position.`
-            : undefined
-        }
+        title={t('map.title')}
+        subtitle={devices.data ? t('map.placed', { count: placed.length, devices: t('common.ofDevices', { count: devices.data.length }) }) : undefined}
       />
       <ErrorBox error={devices.error} />
       {devices.isPending ? (
-        <Loading what="Loading devices" />
+        <Loading what={t('map.loading')} />
       ) : (
-        <MapView label="Every device with a position" markers={markers} onSelect={(eui) => navigate(`/devices/${eui}`)} height="60vh" content="every device" />
+        <MapView label={t('map.label')} markers={markers} onSelect={(eui) => navigate(`/devices/${eui}`)} height="60vh" content={t('map.content')} />
       )}
       <p className="legend muted small">
-        <span className="swatch" style={{ background: ONLINE }} aria-hidden /> online <span className="swatch" style={{ background: OFFLINE }} aria-hidden />{' '}
-        offline
+        <span className="swatch" style={{ background: ONLINE }} aria-hidden /> {t('common.online')}{' '}
+        <span className="swatch" style={{ background: OFFLINE }} aria-hidden /> {t('common.offline')}
       </p>
-      <Card title="Devices on the map" id="map-list">
+      <Card title={t('map.listTitle')} id="map-list">
         <ul className="plain-list">
-          {placed.slice(0, 200).map(({ d }) => (
+          {placed.slice(0, LISTED).map(({ d }) => (
             <li key={d.devEUI}>
               <Link href={`/devices/${d.devEUI}`}>{d.label || d.devEUI}</Link> <OnlineBadge online={isOnline(d.ts_activity_last_unix, threshold, now)} />{' '}
               <span className="muted small">{relativeTime(d.ts_activity_last_unix, now)}</span>
             </li>
           ))}
         </ul>
-        {placed.length > 200 ? <p className="muted small">The first 200 are listed; all are on the map.</p> : null}
+        {placed.length > LISTED ? <p className="muted small">{t('map.listed', { shown: LISTED })}</p> : null}
       </Card>
     </>
   );

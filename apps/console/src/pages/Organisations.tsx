@@ -9,6 +9,7 @@ import {
 } from '@dts/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { fieldError } from '../api/client';
 import { switchOrganisation, useActingOrganisation, useOrganisations } from '../api/organisation';
@@ -29,22 +30,17 @@ import {
   useUpdateOrganisation,
   useWithdrawInvitation,
 } from '../hooks/organisations';
+import { useTranslation } from '../i18n';
+import { count } from '../lib/format';
 import { OrganisationAudit } from './AuditLog';
-
-/** What each role may do, as docs/api.md §20 says: shown where a role is chosen. */
-export const ROLE_TEXT: Record<OrgRole, string> = {
-  viewer: 'Viewer: reads everything, changes nothing',
-  operator: 'Operator: also works devices, commands, codecs, fences, rules and images',
-  admin: 'Admin: also manages members, keys, integrations and networks',
-  owner: 'Owner: also deletes the organisation',
-};
 
 /** The button that makes the console act in an organisation (or in the person's own account). */
 function ActInButton({ name }: { name: string | null }) {
+  const { t } = useTranslation();
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const acting = useActingOrganisation();
-  if ((acting?.toLowerCase() ?? null) === (name?.toLowerCase() ?? null)) return <span className="badge badge-ok">Acting here</span>;
+  if ((acting?.toLowerCase() ?? null) === (name?.toLowerCase() ?? null)) return <span className="badge badge-ok">{t('organisations.actingHere')}</span>;
   return (
     <button
       type="button"
@@ -54,13 +50,14 @@ function ActInButton({ name }: { name: string | null }) {
         navigate('/');
       }}
     >
-      {name === null ? 'Act in your own account' : `Act in ${name}`}
+      {name === null ? t('organisations.actInOwn') : t('organisations.actIn', { name })}
     </button>
   );
 }
 
 /** Invitations to the person, their organisations, and a new one. */
 export function OrganisationsPage() {
+  const { t } = useTranslation();
   const organisations = useOrganisations();
   const invitations = useInvitations();
   const answer = useAnswerInvitation();
@@ -77,48 +74,48 @@ export function OrganisationsPage() {
   const open = invitations.data ?? [];
   return (
     <>
-      <PageHeader
-        title="Organisations"
-        subtitle="Share a fleet with a team: each member acts in the organisation with a role, with their own password and keys."
-        actions={acting !== null ? <ActInButton name={null} /> : undefined}
-      />
+      <PageHeader title={t('organisations.title')} subtitle={t('organisations.subtitle')} actions={acting !== null ? <ActInButton name={null} /> : undefined} />
       {open.length > 0 ? (
-        <Card title="Invitations to you" id="invitations">
+        <Card title={t('organisations.toYou.title')} id="invitations">
           <ErrorBox error={answer.error} />
           <ul className="plain-list">
             {open.map((i) => (
               <li key={i.uid} data-invitation={i.uid}>
                 <span>
-                  <strong>{i.organisation}</strong> invites you as <strong>{i.role}</strong>
-                  {i.invited_by ? ` (from ${i.invited_by})` : ''}, open until {i.expires} UTC.
+                  <Trans
+                    t={t}
+                    i18nKey={i.invited_by ? 'organisations.toYou.invitedBy' : 'organisations.toYou.invited'}
+                    values={{ organisation: i.organisation, role: t(`organisations.role.${i.role}`), inviter: i.invited_by, expires: i.expires }}
+                    components={{ strong: <strong /> }}
+                  />
                 </span>{' '}
                 <button type="button" className="primary small" disabled={answer.isPending} onClick={() => answer.mutate({ uid: i.uid, accept: true })}>
-                  Accept
+                  {t('organisations.toYou.accept')}
                 </button>{' '}
                 <button type="button" className="ghost small" disabled={answer.isPending} onClick={() => answer.mutate({ uid: i.uid, accept: false })}>
-                  Decline
+                  {t('organisations.toYou.decline')}
                 </button>
               </li>
             ))}
           </ul>
         </Card>
       ) : null}
-      <Card title="Your organisations" id="organisations">
-        {organisations.isPending ? <Loading what="Loading organisations" /> : null}
+      <Card title={t('organisations.list.title')} id="organisations">
+        {organisations.isPending ? <Loading what={t('organisations.list.loading')} /> : null}
         <ErrorBox error={organisations.error} />
-        {organisations.data && organisations.data.length === 0 ? <Empty>You are in no organisation yet: create one, or accept an invitation.</Empty> : null}
+        {organisations.data && organisations.data.length === 0 ? <Empty>{t('organisations.list.empty')}</Empty> : null}
         {organisations.data && organisations.data.length > 0 ? (
           <div className="table-scroll">
             <table className="data-table static">
-              <caption className="sr-only">Your organisations</caption>
+              <caption className="sr-only">{t('organisations.list.title')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Your role</th>
-                  <th scope="col">Members</th>
-                  <th scope="col">Devices</th>
+                  <th scope="col">{t('organisations.list.name')}</th>
+                  <th scope="col">{t('organisations.list.role')}</th>
+                  <th scope="col">{t('organisations.list.members')}</th>
+                  <th scope="col">{t('organisations.list.devices')}</th>
                   <th scope="col">
-                    <span className="sr-only">Actions</span>
+                    <span className="sr-only">{t('organisations.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -129,11 +126,9 @@ export function OrganisationsPage() {
                       <Link href={`/organisations/${o.id}`}>{o.name}</Link>
                       {o.fullname ? <span className="muted"> {o.fullname}</span> : null}
                     </td>
-                    <td>{o.role}</td>
-                    <td>{o.members}</td>
-                    <td>
-                      {o.devices} of {o.max_devices}
-                    </td>
+                    <td>{t(`organisations.role.${o.role}`)}</td>
+                    <td>{count(o.members)}</td>
+                    <td>{t('organisations.list.devicesOf', { devices: o.devices, max: o.max_devices })}</td>
                     <td>
                       <ActInButton name={o.name} />
                     </td>
@@ -144,24 +139,29 @@ export function OrganisationsPage() {
           </div>
         ) : null}
       </Card>
-      <Card title="Create an organisation" id="create-organisation">
+      <Card title={t('organisations.create.title')} id="create-organisation">
         <form onSubmit={submit} noValidate className="grid-form">
           <TextField
-            label="Name"
+            label={t('organisations.create.name')}
             required
             pattern={ORGANISATION_NAME_PATTERN.source}
             minLength={ORGANISATION_NAME_MIN_LENGTH}
             maxLength={ORGANISATION_NAME_MAX_LENGTH}
             value={form.name}
             onChange={(e) => setForm({ ...form, name: e.target.value })}
-            hint="3 to 64 of A–Z a–z 0–9 . _ -, not only digits, unique among organisations and usernames."
+            hint={t('organisations.create.nameHint')}
             error={fieldError(create.error, 'name')}
           />
-          <TextField label="Shown name (optional)" maxLength={200} value={form.fullname} onChange={(e) => setForm({ ...form, fullname: e.target.value })} />
+          <TextField
+            label={t('organisations.create.fullname')}
+            maxLength={200}
+            value={form.fullname}
+            onChange={(e) => setForm({ ...form, fullname: e.target.value })}
+          />
           <ErrorBox error={create.error && !fieldError(create.error, 'name') ? create.error : null} />
           <div>
             <button type="submit" className="primary" disabled={create.isPending}>
-              Create organisation
+              {t('organisations.create.submit')}
             </button>
           </div>
         </form>
@@ -172,16 +172,17 @@ export function OrganisationsPage() {
 
 /** One organisation: its members and their roles, invitations, audit log and settings, each shown to the roles that may use it. */
 export function OrganisationPage({ id }: { id: string }) {
+  const { t } = useTranslation();
   const uid = Number(id);
   const organisations = useOrganisations();
   const org = organisations.data?.find((o) => o.id === uid);
-  if (organisations.isPending) return <Loading what="Loading the organisation" />;
+  if (organisations.isPending) return <Loading what={t('organisations.one.loading')} />;
   if (!org)
     return (
       <section className="card">
-        <h1>Organisation not found</h1>
+        <h1>{t('organisations.one.notFound')}</h1>
         <p>
-          You are not a member of it. <Link href="/organisations">Your organisations</Link>
+          <Trans t={t} i18nKey="organisations.one.notMember" components={{ list: <Link href="/organisations" /> }} />
         </p>
       </section>
     );
@@ -190,7 +191,13 @@ export function OrganisationPage({ id }: { id: string }) {
     <>
       <PageHeader
         title={org.name}
-        subtitle={`${org.fullname ? `${org.fullname}. ` : ''}Your role: ${org.role}. ${org.devices} of ${org.max_devices} devices, plan until ${org.expiration}.`}
+        subtitle={t(org.fullname ? 'organisations.one.summaryNamed' : 'organisations.one.summary', {
+          fullname: org.fullname,
+          role: t(`organisations.role.${org.role}`),
+          devices: org.devices,
+          max: org.max_devices,
+          expiration: org.expiration,
+        })}
         actions={<ActInButton name={org.name} />}
       />
       <Members org={org} />
@@ -202,6 +209,7 @@ export function OrganisationPage({ id }: { id: string }) {
 }
 
 function Members({ org }: { org: OrganisationWire }) {
+  const { t } = useTranslation();
   const me = useSession().data;
   const members = useMembers(org.id);
   const setRole = useSetRole(org.id);
@@ -209,20 +217,20 @@ function Members({ org }: { org: OrganisationWire }) {
   const admin = roleAtLeast(org.role, 'admin');
   const grantable = ORG_ROLES.filter((r) => roleAtLeast(org.role, r));
   return (
-    <Card title="Members" id="members">
-      {members.isPending ? <Loading what="Loading members" /> : null}
+    <Card title={t('organisations.members.title')} id="members">
+      {members.isPending ? <Loading what={t('organisations.members.loading')} /> : null}
       <ErrorBox error={members.error ?? setRole.error ?? remove.error} />
       {members.data ? (
         <div className="table-scroll">
           <table className="data-table static">
-            <caption className="sr-only">Members of {org.name}</caption>
+            <caption className="sr-only">{t('organisations.members.caption', { name: org.name })}</caption>
             <thead>
               <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Since (UTC)</th>
+                <th scope="col">{t('organisations.members.member')}</th>
+                <th scope="col">{t('organisations.members.role')}</th>
+                <th scope="col">{t('organisations.members.since')}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('organisations.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -237,39 +245,39 @@ function Members({ org }: { org: OrganisationWire }) {
                     <td>
                       {m.username}
                       {m.fullname ? <span className="muted"> {m.fullname}</span> : null}
-                      {self ? <span className="muted"> (you)</span> : null}
+                      {self ? <span className="muted"> {t('organisations.members.you')}</span> : null}
                     </td>
                     <td>
                       {manageable ? (
                         <select
-                          aria-label={`Role of ${m.username}`}
+                          aria-label={t('organisations.members.roleOf', { name: m.username })}
                           value={m.role}
                           disabled={setRole.isPending}
                           onChange={(e) => setRole.mutate({ account: m.account_id, role: e.target.value as OrgRole })}
                         >
                           {grantable.map((r) => (
                             <option key={r} value={r}>
-                              {r}
+                              {t(`organisations.role.${r}`)}
                             </option>
                           ))}
                         </select>
                       ) : (
-                        m.role
+                        t(`organisations.role.${m.role}`)
                       )}
                     </td>
                     <td className="nowrap">{m.since}</td>
                     <td>
                       {self && !soleOwner ? (
                         <ConfirmButton
-                          label="Leave"
-                          confirm={`Leave ${org.name}? You lose access to its devices, and your keys of it stop.`}
+                          label={t('organisations.members.leave')}
+                          confirm={t('organisations.members.confirmLeave', { name: org.name })}
                           pending={remove.isPending}
                           onConfirm={() => remove.mutate(m.account_id)}
                         />
                       ) : manageable ? (
                         <ConfirmButton
-                          label="Remove"
-                          confirm={`Remove ${m.username} from ${org.name}? Their keys of it stop at once.`}
+                          label={t('organisations.members.remove')}
+                          confirm={t('organisations.members.confirmRemove', { member: m.username, name: org.name })}
                           pending={remove.isPending}
                           onConfirm={() => remove.mutate(m.account_id)}
                         />
@@ -287,49 +295,50 @@ function Members({ org }: { org: OrganisationWire }) {
 }
 
 function Invitations({ org }: { org: OrganisationWire }) {
+  const { t } = useTranslation();
   const invitations = useOrganisationInvitations(org.id, true);
   const invite = useInvite(org.id);
   const withdraw = useWithdrawInvitation(org.id);
   const [form, setForm] = useState<{ who: string; role: OrgRole }>({ who: '', role: 'viewer' });
-  const [sent, setSent] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ email: string; role: OrgRole; expires: string } | null>(null);
   const grantable = ORG_ROLES.filter((r) => roleAtLeast(org.role, r));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const who = form.who.trim();
     invite.mutate(who.includes('@') ? { email: who, role: form.role } : { username: who, role: form.role }, {
       onSuccess: (i) => {
-        setSent(`${i.email} is invited as ${i.role}, until ${i.expires} UTC.`);
+        setSent({ email: i.email, role: i.role, expires: i.expires });
         setForm({ who: '', role: form.role });
       },
     });
   };
   return (
-    <Card title="Invitations" id="org-invitations">
+    <Card title={t('organisations.invitations.title')} id="org-invitations">
       <form onSubmit={submit} noValidate className="grid-form">
         <TextField
-          label="E-mail address or username"
+          label={t('organisations.invitations.who')}
           required
           value={form.who}
           onChange={(e) => setForm({ ...form, who: e.target.value })}
-          hint="They become a member when they accept, signed in with that verified address."
+          hint={t('organisations.invitations.whoHint')}
           error={fieldError(invite.error, 'email') ?? fieldError(invite.error, 'username')}
         />
         <SelectField
-          label="Role"
+          label={t('organisations.invitations.role')}
           value={form.role}
-          options={grantable.map((r) => ({ value: r, label: ROLE_TEXT[r] }))}
+          options={grantable.map((r) => ({ value: r, label: t(`organisations.roleText.${r}`) }))}
           onChange={(e) => setForm({ ...form, role: e.target.value as OrgRole })}
           error={fieldError(invite.error, 'role')}
         />
         <ErrorBox error={invite.error && !fieldError(invite.error, 'email') && !fieldError(invite.error, 'username') ? invite.error : null} />
         {sent ? (
           <p role="status" className="notice">
-            {sent}
+            {t('organisations.invitations.sent', { email: sent.email, role: t(`organisations.role.${sent.role}`), expires: sent.expires })}
           </p>
         ) : null}
         <div>
           <button type="submit" className="primary" disabled={invite.isPending}>
-            Invite
+            {t('organisations.invitations.submit')}
           </button>
         </div>
       </form>
@@ -337,15 +346,15 @@ function Invitations({ org }: { org: OrganisationWire }) {
       {invitations.data && invitations.data.length > 0 ? (
         <div className="table-scroll">
           <table className="data-table static">
-            <caption>Open invitations</caption>
+            <caption>{t('organisations.invitations.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Role</th>
-                <th scope="col">Invited by</th>
-                <th scope="col">Open until (UTC)</th>
+                <th scope="col">{t('organisations.invitations.address')}</th>
+                <th scope="col">{t('organisations.invitations.role')}</th>
+                <th scope="col">{t('organisations.invitations.invitedBy')}</th>
+                <th scope="col">{t('organisations.invitations.until')}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('organisations.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -353,13 +362,13 @@ function Invitations({ org }: { org: OrganisationWire }) {
               {invitations.data.map((i) => (
                 <tr key={i.uid} data-invitation={i.email}>
                   <td>{i.email}</td>
-                  <td>{i.role}</td>
+                  <td>{t(`organisations.role.${i.role}`)}</td>
                   <td>{i.invited_by ?? '–'}</td>
                   <td className="nowrap">{i.expires}</td>
                   <td>
                     <ConfirmButton
-                      label="Withdraw"
-                      confirm={`Withdraw the invitation to ${i.email}?`}
+                      label={t('organisations.invitations.withdraw')}
+                      confirm={t('organisations.invitations.confirmWithdraw', { email: i.email })}
                       pending={withdraw.isPending}
                       onConfirm={() => withdraw.mutate(i.uid)}
                     />
@@ -375,6 +384,7 @@ function Invitations({ org }: { org: OrganisationWire }) {
 }
 
 function Settings({ org }: { org: OrganisationWire }) {
+  const { t } = useTranslation();
   const me = useSession().data;
   const update = useUpdateOrganisation(org.id);
   const remove = useDeleteOrganisation(org.id);
@@ -386,41 +396,46 @@ function Settings({ org }: { org: OrganisationWire }) {
     update.mutate({ ...(form.name !== org.name ? { name: form.name.trim() } : {}), fullname: form.fullname.trim() });
   };
   return (
-    <Card title="Settings" id="org-settings">
+    <Card title={t('organisations.settings.title')} id="org-settings">
       <form onSubmit={submit} noValidate className="grid-form">
         <TextField
-          label="Name"
+          label={t('organisations.settings.name')}
           pattern={ORGANISATION_NAME_PATTERN.source}
           minLength={ORGANISATION_NAME_MIN_LENGTH}
           maxLength={ORGANISATION_NAME_MAX_LENGTH}
           value={form.name}
           onChange={(e) => setForm({ ...form, name: e.target.value })}
-          hint="Keys keep working under a new name."
+          hint={t('organisations.settings.nameHint')}
           error={fieldError(update.error, 'name')}
         />
-        <TextField label="Shown name" maxLength={200} value={form.fullname} onChange={(e) => setForm({ ...form, fullname: e.target.value })} />
+        <TextField
+          label={t('organisations.settings.fullname')}
+          maxLength={200}
+          value={form.fullname}
+          onChange={(e) => setForm({ ...form, fullname: e.target.value })}
+        />
         <div>
           <button type="submit" disabled={update.isPending}>
-            Save
+            {t('organisations.settings.save')}
           </button>
         </div>
       </form>
       {org.role === 'owner' ? (
         <div className="danger-zone">
-          <h3>Delete the organisation</h3>
+          <h3>{t('organisations.settings.deleteTitle')}</h3>
           <SelectField
-            label="Its devices"
+            label={t('organisations.settings.devices')}
             value={fate}
             options={[
-              { value: 'hand_over', label: `Hand them to your own account (${me?.username ?? ''}), within its device limit` },
-              { value: 'delete', label: 'Delete them with their data' },
+              { value: 'hand_over', label: t('organisations.settings.handOver', { username: me?.username ?? '' }) },
+              { value: 'delete', label: t('organisations.settings.deleteDevices') },
             ]}
             onChange={(e) => setFate(e.target.value as 'hand_over' | 'delete')}
           />
           <ErrorBox error={remove.error} />
           <ConfirmButton
-            label="Delete organisation"
-            confirm={`Delete ${org.name}, its codecs, networks, fences, rules, integrations and keys${fate === 'delete' ? ', and its devices' : ''}?`}
+            label={t('organisations.settings.delete')}
+            confirm={t(fate === 'delete' ? 'organisations.settings.confirmDeleteWithDevices' : 'organisations.settings.confirmDelete', { name: org.name })}
             pending={remove.isPending}
             onConfirm={() =>
               remove.mutate(fate === 'delete' ? { devices: 'delete' } : { devices: 'hand_over', to: me?.username ?? '' }, {

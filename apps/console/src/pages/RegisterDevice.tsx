@@ -5,10 +5,12 @@ import { DeviceRefFields } from '../components/DeviceRefFields';
 import { TextField } from '../components/form';
 import { ErrorBox } from '../components/ui';
 import { useRegisterDevice } from '../hooks/devices';
+import { useTranslation } from '../i18n';
 import { parseTags } from '../lib/format';
 
 /** Registers one device: EUI, label, type, decoder, network, icon, folder, tags (a modal dialog). */
 export function RegisterDeviceDialog({ onClose, onRegistered }: { onClose: () => void; onRegistered: (eui: string) => void }) {
+  const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const register = useRegisterDevice();
   const [form, setForm] = useState({ eui: '', label: '', type: '', decoder: '', network: '', icon: '', folder: '', tags: '' });
@@ -23,7 +25,7 @@ export function RegisterDeviceDialog({ onClose, onRegistered }: { onClose: () =>
     event.preventDefault();
     const eui = normalizeEui(form.eui);
     if (!eui) {
-      setEuiProblem('16 hexadecimal digits, with or without - or : between them');
+      setEuiProblem(t('devices.registerDialog.euiProblem'));
       return;
     }
     setEuiProblem(undefined);
@@ -47,10 +49,10 @@ export function RegisterDeviceDialog({ onClose, onRegistered }: { onClose: () =>
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby="register-title" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <h2 id="register-title">Register a device</h2>
+        <h2 id="register-title">{t('devices.registerDialog.title')}</h2>
         <TextField
-          label="EUI"
-          hint="DevEUI: 16 hexadecimal digits"
+          label={t('devices.registerDialog.eui')}
+          hint={t('devices.registerDialog.euiHint')}
           required
           autoFocus
           value={form.eui}
@@ -58,24 +60,30 @@ export function RegisterDeviceDialog({ onClose, onRegistered }: { onClose: () =>
           error={euiProblem ?? fieldError(register.error, 'eui')}
           className="mono"
         />
-        <TextField label="Label" value={form.label} onChange={set('label')} error={fieldError(register.error, 'label')} />
+        <TextField label={t('devices.registerDialog.label')} value={form.label} onChange={set('label')} error={fieldError(register.error, 'label')} />
         <div className="grid-2">
           <DeviceRefFields
             value={form}
             onChange={(key, next) => setRef(key, next)}
             error={register.error}
-            defaults={{ decoder: 'raw (default)', network: 'Simulated (default)' }}
+            defaults={{ decoder: t('devices.registerDialog.decoderDefault'), network: t('devices.registerDialog.networkDefault') }}
           />
         </div>
-        <TextField label="Folder" value={form.folder} onChange={set('folder')} error={fieldError(register.error, 'folder')} />
-        <TextField label="Tags" hint="Separated by commas" value={form.tags} onChange={set('tags')} error={fieldError(register.error, 'tags')} />
+        <TextField label={t('devices.registerDialog.folder')} value={form.folder} onChange={set('folder')} error={fieldError(register.error, 'folder')} />
+        <TextField
+          label={t('devices.registerDialog.tags')}
+          hint={t('devices.registerDialog.tagsHint')}
+          value={form.tags}
+          onChange={set('tags')}
+          error={fieldError(register.error, 'tags')}
+        />
         <ErrorBox error={register.error} />
         <div className="dialog-actions">
           <button type="button" className="ghost" onClick={() => dialog.current?.close()}>
-            Cancel
+            {t('devices.registerDialog.cancel')}
           </button>
           <button type="submit" className="primary" disabled={register.isPending}>
-            Register
+            {t('devices.registerDialog.submit')}
           </button>
         </div>
       </form>

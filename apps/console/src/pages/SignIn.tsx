@@ -5,6 +5,7 @@ import { api, fieldError } from '../api/client';
 import { useSignIn } from '../api/session';
 import { TextField } from '../components/form';
 import { ErrorBox } from '../components/ui';
+import { useTranslation } from '../i18n';
 
 /** Where to go after signing in: only a path of the console itself (no open redirect). */
 export function safeNext(search: string): string {
@@ -13,10 +14,11 @@ export function safeNext(search: string): string {
 }
 
 export function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+  const { t } = useTranslation();
   return (
     <main id="main" className="auth-page">
       <div className="auth-card">
-        <p className="brand-line">Device Telemetry</p>
+        <p className="brand-line">{t('shell.brand')}</p>
         <h1>{title}</h1>
         {children}
       </div>
@@ -25,6 +27,7 @@ export function AuthFrame({ title, children }: { title: string; children: React.
 }
 
 export function SignInPage() {
+  const { t } = useTranslation();
   const search = useSearch();
   const signIn = useSignIn();
   const [username, setUsername] = useState('');
@@ -40,20 +43,20 @@ export function SignInPage() {
     signIn.mutate({ username, password });
   };
   return (
-    <AuthFrame title="Sign in">
+    <AuthFrame title={t('auth.signIn.title')}>
       {expired ? (
         <p className="notice" role="status">
-          Your session has ended. Sign in again to go back where you were.
+          {t('auth.signIn.expired')}
         </p>
       ) : null}
       {deleted ? (
         <p className="notice" role="status">
-          The account is deleted, with everything it held.
+          {t('auth.signIn.deleted')}
         </p>
       ) : null}
       <form onSubmit={submit} noValidate>
         <TextField
-          label="Username or e-mail"
+          label={t('auth.signIn.username')}
           name="username"
           autoComplete="username"
           required
@@ -62,7 +65,7 @@ export function SignInPage() {
           error={fieldError(signIn.error, 'username')}
         />
         <TextField
-          label="Password"
+          label={t('auth.signIn.password')}
           name="password"
           type="password"
           autoComplete="current-password"
@@ -73,7 +76,7 @@ export function SignInPage() {
         />
         <ErrorBox error={signIn.error} />
         <button type="submit" className="primary wide" disabled={signIn.isPending}>
-          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          {signIn.isPending ? t('auth.signIn.submitting') : t('auth.signIn.submit')}
         </button>
       </form>
       {ssoError ? (
@@ -82,21 +85,21 @@ export function SignInPage() {
         </p>
       ) : null}
       {providers.data && providers.data.length > 0 ? (
-        <div className="sso" role="group" aria-label="Single sign-on">
+        <div className="sso" role="group" aria-label={t('auth.signIn.sso')}>
           {providers.data.map((p) => (
             <a
               key={p.id}
               className="button wide"
               href={`/auth/oidc/${encodeURIComponent(p.id)}/start?next=${encodeURIComponent(`/console${safeNext(search)}`)}`}
             >
-              Sign in with {p.name}
+              {t('auth.signIn.withProvider', { name: p.name })}
             </a>
           ))}
         </div>
       ) : null}
       <p className="auth-links">
-        <Link href="/forgot-password">Forgot your password?</Link>
-        <Link href="/register">Create an account</Link>
+        <Link href="/forgot-password">{t('auth.signIn.forgot')}</Link>
+        <Link href="/register">{t('auth.signIn.register')}</Link>
       </p>
     </AuthFrame>
   );

@@ -8,29 +8,14 @@ import { SelectField, TextField } from '../components/form';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useCreateToken, useDeleteToken, useTokens } from '../hooks/account';
 import { useNow } from '../hooks/now';
+import { useTranslation } from '../i18n';
 import { expired, maskToken, untilFromInput } from '../lib/tokens';
 
-const TYPES = [
-  { value: 'API', label: 'App token: everything but master tokens, the password and deleting the account' },
-  { value: 'master', label: 'Master token: everything the account may do' },
-];
-
-/** What each right allows, as docs/api.md §20 says. */
-const RIGHT_TEXT: Record<KeyRight, string> = {
-  read: 'Read everything in the account',
-  devices: 'Register, edit, share, hand over and delete devices',
-  commands: 'Send and cancel commands',
-  images: 'Upload, annotate and delete images',
-  codecs: 'Manage codecs',
-  networks: 'Manage networks',
-  automation: 'Manage fences, rules, alerts and integrations',
-  keys: 'List, make and delete tokens',
-  ingest: 'Send uplinks and images in',
-  account: 'The person’s own settings: profile, sessions, organisations',
-};
+const TYPES = ['API', 'master'] as const;
 
 /** API tokens: listed (values hidden), created with a name and an expiry (the value shown once, to copy), deleted. */
 export function TokensPage() {
+  const { t } = useTranslation();
   const tokens = useTokens();
   const create = useCreateToken();
   const remove = useDeleteToken();
@@ -45,7 +30,7 @@ export function TokensPage() {
     event.preventDefault();
     const until = untilFromInput(form.until);
     if (form.until && !until) {
-      setUntilProblem('A date and time, or nothing for a token that does not expire.');
+      setUntilProblem(t('tokens.form.untilProblem'));
       return;
     }
     setUntilProblem(undefined);
@@ -67,51 +52,44 @@ export function TokensPage() {
   const list = tokens.data ?? [];
   return (
     <>
-      <PageHeader
-        title="API tokens"
-        subtitle={
-          acting === null
-            ? 'For scripts and integrations: send one as “Authorization: Bearer …”.'
-            : `Tokens of ${acting}: each acts in it alone, with at most your role, and stops if you leave.`
-        }
-      />
+      <PageHeader title={t('tokens.title')} subtitle={acting === null ? t('tokens.subtitle') : t('tokens.subtitleOrganisation', { organisation: acting })} />
       {created ? (
-        <Card title="Your new token" id="new-token">
-          <p>Copy it now: the console will not show it again.</p>
-          <CopyValue value={created.hash} label={`Value of the token ${created.name ?? created.uid}`} />
+        <Card title={t('tokens.created.title')} id="new-token">
+          <p>{t('tokens.created.copyNow')}</p>
+          <CopyValue value={created.hash} label={t('tokens.created.valueLabel', { name: created.name ?? created.uid })} />
           <button type="button" className="ghost small" onClick={() => setCreated(null)}>
-            I have copied it
+            {t('tokens.created.done')}
           </button>
         </Card>
       ) : null}
-      <Card title="Create a token" id="create-token">
+      <Card title={t('tokens.form.title')} id="create-token">
         <form onSubmit={submit} noValidate className="grid-form">
           <SelectField
-            label="Type"
+            label={t('tokens.form.type')}
             value={form.type}
-            options={TYPES}
+            options={TYPES.map((value) => ({ value, label: t(`tokens.types.${value}`) }))}
             onChange={(e) => setForm({ ...form, type: e.target.value })}
             error={fieldError(create.error, 'type')}
           />
           <TextField
-            label="Name (optional)"
+            label={t('tokens.form.name')}
             maxLength={TOKEN_NAME_MAX_LENGTH}
             value={form.name}
             onChange={(e) => setForm({ ...form, name: e.target.value })}
             error={fieldError(create.error, 'name')}
           />
           <TextField
-            label="Expires (UTC, optional)"
+            label={t('tokens.form.until')}
             type="datetime-local"
             value={form.until}
             onChange={(e) => setForm({ ...form, until: e.target.value })}
             error={untilProblem ?? fieldError(create.error, 'until')}
-            hint="Empty: the token works until it is deleted."
+            hint={t('tokens.form.untilHint')}
           />
           <fieldset className="rights">
-            <legend>What it may do</legend>
+            <legend>{t('tokens.form.rights')}</legend>
             <label>
-              <input type="checkbox" checked={rights === null} onChange={(e) => setRights(e.target.checked ? null : ['read'])} /> Everything its type allows
+              <input type="checkbox" checked={rights === null} onChange={(e) => setRights(e.target.checked ? null : ['read'])} /> {t('tokens.form.allRights')}
             </label>
             {rights !== null
               ? KEY_RIGHTS.map((r) => (
@@ -121,7 +99,7 @@ export function TokensPage() {
                       checked={rights.includes(r)}
                       onChange={(e) => setRights(e.target.checked ? [...rights, r] : rights.filter((x) => x !== r))}
                     />{' '}
-                    <span className="mono">{r}</span>: {RIGHT_TEXT[r]}
+                    <span className="mono">{r}</span>: {t(`tokens.rights.${r}`)}
                   </label>
                 ))
               : null}
@@ -130,47 +108,49 @@ export function TokensPage() {
           <ErrorBox error={create.error} />
           <div>
             <button type="submit" className="primary" disabled={create.isPending}>
-              Create token
+              {t('tokens.form.submit')}
             </button>
           </div>
         </form>
       </Card>
-      <Card title="Tokens" id="tokens">
-        {tokens.isPending ? <Loading what="Loading tokens" /> : null}
+      <Card title={t('tokens.list.title')} id="tokens">
+        {tokens.isPending ? <Loading what={t('tokens.list.loading')} /> : null}
         <ErrorBox error={tokens.error ?? remove.error} />
-        {tokens.data && list.length === 0 ? <Empty>No tokens.</Empty> : null}
+        {tokens.data && list.length === 0 ? <Empty>{t('tokens.list.empty')}</Empty> : null}
         {list.length > 0 ? (
           <div className="table-scroll">
             <table className="data-table static">
-              <caption className="sr-only">API tokens</caption>
+              <caption className="sr-only">{t('tokens.list.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Rights</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">Created (UTC)</th>
-                  <th scope="col">Expires (UTC)</th>
+                  <th scope="col">{t('tokens.list.name')}</th>
+                  <th scope="col">{t('tokens.list.type')}</th>
+                  <th scope="col">{t('tokens.list.rights')}</th>
+                  <th scope="col">{t('tokens.list.value')}</th>
+                  <th scope="col">{t('tokens.list.created')}</th>
+                  <th scope="col">{t('tokens.list.until')}</th>
                   <th scope="col">
-                    <span className="sr-only">Actions</span>
+                    <span className="sr-only">{t('tokens.list.actions')}</span>
                   </th>
                 </tr>
               </thead>
               <tbody>
-                {list.map((t) => (
-                  <tr key={t.uid} data-token={t.uid}>
-                    <td>{t.name ?? <span className="muted">unnamed</span>}</td>
-                    <td>{t.type}</td>
-                    <td className="small">{t.rights ? t.rights.join(', ') : 'all of its type'}</td>
-                    <td className="mono">{maskToken(t.hash)}</td>
-                    <td className="nowrap">{t.created}</td>
-                    <td className="nowrap">{t.until ? `${t.until}${expired(t.until, now) ? ' (expired)' : ''}` : 'never'}</td>
+                {list.map((token) => (
+                  <tr key={token.uid} data-token={token.uid}>
+                    <td>{token.name ?? <span className="muted">{t('tokens.list.unnamed')}</span>}</td>
+                    <td>{token.type}</td>
+                    <td className="small">{token.rights ? token.rights.join(', ') : t('tokens.list.allOfType')}</td>
+                    <td className="mono">{maskToken(token.hash)}</td>
+                    <td className="nowrap">{token.created}</td>
+                    <td className="nowrap">
+                      {token.until ? (expired(token.until, now) ? t('tokens.list.expired', { until: token.until }) : token.until) : t('tokens.list.never')}
+                    </td>
                     <td>
                       <ConfirmButton
-                        label="Delete"
-                        confirm={`Delete the token ${t.name ?? t.uid}? Whatever uses it stops working.`}
+                        label={t('tokens.list.delete')}
+                        confirm={t('tokens.list.confirmDelete', { name: token.name ?? token.uid })}
                         pending={remove.isPending}
-                        onConfirm={() => remove.mutate(t.uid)}
+                        onConfirm={() => remove.mutate(token.uid)}
                       />
                     </td>
                   </tr>

@@ -28,9 +28,10 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-/** A page in a context of its own: 1366×900, UTC, downloads kept. */
+/** A page in a context of its own: 1366×900, UTC, English, downloads kept. */
 export async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true, timezoneId: 'UTC' });
+  // English unless a test says otherwise: the console follows the browser's language (German is tested on its own).
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true, timezoneId: 'UTC', locale: 'en-GB' });
   return context.newPage();
 }
 

@@ -1,5 +1,6 @@
 import type {
   AccountOverviewWire,
+  ActivityEntryWire,
   AccountUpdateRequest,
   AccountWire,
   ApiTokenWire,
@@ -63,6 +64,8 @@ export const userApi = (t: Transport) => ({
   state: () => t.data<AuthStateWire>(ROUTES.userState),
   /** Devices online and offline, uplinks in 24 h, images, pending commands. */
   overview: () => t.data<AccountOverviewWire>(ROUTES.userOverview),
+  /** Newest first: devices heard from, commands created or moved, alerts raised or cleared (`limit` 1–100, default 30). */
+  activity: (limit?: number) => t.data<ActivityEntryWire[]>(ROUTES.userActivity, { query: { limit } }),
   /** Settings of the web console (map tiles, online threshold). */
   consoleConfig: () => t.data<ConsoleConfigWire>(ROUTES.uiConfig),
   /**

@@ -8,6 +8,7 @@ import type {
   DeliveryWire,
   IntegrationWire,
   RuleWire,
+  TestSendWire,
   UpdateIntegrationRequest,
   UpdateRuleRequest,
 } from '@dts/domain';
@@ -23,6 +24,8 @@ export const integrationsApi = (t: Transport) => ({
   remove: (uid: number) => t.data<{ uid: number; deleted: true }>(ROUTES.integrationsRemove, { params: { uid } }),
   deliveries: (uid: number, q: DeliveriesQuery = {}) => t.data<DeliveryWire[]>(ROUTES.integrationsDeliveries, { params: { uid }, query: { ...q } }),
   redeliver: (uid: number, id: number) => t.data<DeliveryWire>(ROUTES.integrationsRedeliver, { params: { uid, id } }),
+  /** One signed test event, sent now; the answer says how it went (nothing is stored). */
+  test: (uid: number) => t.data<TestSendWire>(ROUTES.integrationsTest, { params: { uid } }),
 });
 
 export const rulesApi = (t: Transport) => ({

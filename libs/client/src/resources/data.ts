@@ -16,6 +16,7 @@ import type {
   IngestResultWire,
   NetworkConfigWire,
   RestUplinkRequest,
+  SimulateUplinkRequest,
   SeriesQuery,
   SeriesWire,
   TableQuery,
@@ -100,6 +101,11 @@ export const uplinksApi = (t: Transport) => ({
   series: (eui: string, q: SeriesQuery) => t.data<SeriesWire>(ROUTES.uplinksSeries, { params: { eui }, query: query(q) }),
   /** The newest stored uplink decoded again with the current decoder; nothing is stored. */
   test: (eui: string) => t.data<UplinkTestWire>(ROUTES.uplinksTest, { params: { eui } }),
+  /**
+   * A simulated uplink of the device, with the caller's own credentials: stored and decoded as a
+   * POST /ingest/rest delivery, recorded under the simulated network (uid 1).
+   */
+  simulate: (eui: string, body: SimulateUplinkRequest) => t.data<IngestResultWire>(ROUTES.uplinksSimulate, { params: { eui }, body }),
 });
 
 export const codecsApi = (t: Transport) => ({

@@ -37,3 +37,41 @@ export const eventId = (n: number | string) => `evt_${n}`;
 export function eventBody<E extends EventWire>(type: E['type'], n: number | string, at: Date, devEUI: string, data: E['data']): E {
   return { type, version: EVENT_VERSION, id: eventId(n), timestamp: at.toISOString(), devEUI, data } as E;
 }
+
+/**
+ * A test event (POST /user/integration/{uid}/test): the envelope of every event, signed and sent as
+ * they are, so a receiver can check its signature and its parsing before real events come. It
+ * concerns no device (`devEUI` null; an MQTT topic's `{devEUI}` is `test`); its id,
+ * `evt_test_<random>`, is never an id of a real event. It is sent once and stored nowhere.
+ */
+export interface TestEventWire {
+  type: 'test';
+  version: typeof EVENT_VERSION;
+  id: string;
+  timestamp: string;
+  devEUI: null;
+  data: { integration: number; name: string; message: string };
+}
+
+/** What `{devEUI}` of an MQTT topic template is in a test event's topic. */
+export const TEST_EVENT_TOPIC_DEVICE = 'test';
+
+export function testEventBody(id: string, at: Date, integration: { uid: number; name: string }): TestEventWire {
+  return {
+    type: 'test',
+    version: EVENT_VERSION,
+    id,
+    timestamp: at.toISOString(),
+    devEUI: null,
+    data: { integration: integration.uid, name: integration.name, message: 'A test event from the Device Telemetry Service.' },
+  };
+}
+
+/** The answer of a test send: how the one attempt went, as a delivery's last attempt is told. */
+export interface TestSendWire {
+  delivered: boolean;
+  /** The receiver's HTTP status (webhooks); null for MQTT or when no answer came. */
+  response_status: number | null;
+  latency_ms: number;
+  error: string | null;
+}

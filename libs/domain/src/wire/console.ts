@@ -89,12 +89,32 @@ export interface SeriesWire {
 
 /** GET /user/overview: the account's figures in one query. */
 export interface AccountOverviewWire {
-  devices: { total: number; online: number; offline: number; never_seen: number };
+  /** `silent`: heard from before, but not in the last 24 hours (a part of `offline`). */
+  devices: { total: number; online: number; offline: number; never_seen: number; silent: number };
   uplinks_24h: number;
   images: number;
   /** Commands not yet final: Created, Scheduled or Sent. */
   commands_pending: number;
+  /** Alerts of the account's rules not cleared yet. */
+  alerts_active: number;
+  /** The account's integrations: `failing` enabled with every attempt failing since a time, `disabled` by the account or the service. */
+  integrations: { total: number; failing: number; disabled: number };
   online_threshold_s: number;
+}
+
+/** GET /user/activity: one happening of the account, newest first. */
+export interface ActivityEntryWire {
+  /** `seen`: the device was last heard from then; `command`: a command created or moved; `alert`: an alert raised or cleared. */
+  kind: 'seen' | 'command' | 'alert';
+  at_unix: number;
+  devEUI: string;
+  label: string | null;
+  /** The command's or alert's uid (null for `seen`). */
+  uid: number | null;
+  /** A command's status, an alert's `active` or `cleared` (null for `seen`). */
+  state: string | null;
+  /** A command's name (else its port), an alert's message (null for `seen`). */
+  text: string | null;
 }
 
 /** GET /ui/config: settings of the web console, from the service's configuration. */

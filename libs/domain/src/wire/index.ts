@@ -23,3 +23,4 @@ export * from './deleted';
 export * from './json';
 export * from './measurements';
 export * from './organisation';
+export * from './dashboard';

@@ -137,6 +137,19 @@ export interface RestUplinkRequest {
   gateways?: RestGatewayRequest[];
 }
 
+/**
+ * An uplink simulated from the console (POST /user/device/uplink/{eui}/simulate): a REST item's
+ * members without the EUI (the path's) and without what only a network knows.
+ */
+export interface SimulateUplinkRequest {
+  port: number;
+  /** Base64; exactly one of payload_raw and payload_hex. */
+  payload_raw?: string;
+  payload_hex?: string;
+  RSSI?: number;
+  SNR?: number;
+}
+
 /** A gateway that heard a REST uplink. */
 export interface RestGatewayRequest {
   gateway_id: string;

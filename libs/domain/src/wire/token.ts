@@ -21,7 +21,7 @@ export interface ApiTokenWire {
  * make and delete keys; `ingest`: send uplinks and images in with the key; `account`: the person's
  * own routes (profile, sessions, organisations, invitations).
  */
-export const KEY_RIGHTS = ['read', 'devices', 'commands', 'images', 'codecs', 'networks', 'automation', 'keys', 'ingest', 'account'] as const;
+export const KEY_RIGHTS = ['read', 'devices', 'commands', 'images', 'codecs', 'networks', 'automation', 'dashboards', 'keys', 'ingest', 'account'] as const;
 export type KeyRight = (typeof KEY_RIGHTS)[number];
 
 /** Stored token types. `API` on the wire is an alias of `app`. */

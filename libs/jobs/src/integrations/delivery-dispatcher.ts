@@ -1,19 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { renderTopic, retryDelayMs, retryWindowOver, webhookSecretKey } from '@dts/domain';
-import {
-  type ClaimedLane,
-  DeliveriesRepository,
-  IntegrationsRepository,
-  type IntegrationTarget,
-  type LaneOutcome,
-  LiveBus,
-  type OutgoingDelivery,
-} from '@dts/persistence';
-import { APP_CONFIG, type AppConfig, TokenCryptoService } from '@dts/platform';
-import { type AttemptOutcome, errorText } from './attempt';
-import { MqttTransport } from './mqtt-transport';
+import { retryDelayMs, retryWindowOver } from '@dts/domain';
+import { type ClaimedLane, DeliveriesRepository, IntegrationsRepository, type IntegrationTarget, type LaneOutcome, LiveBus } from '@dts/persistence';
+import { APP_CONFIG, type AppConfig } from '@dts/platform';
+import { errorText } from './attempt';
+import { IntegrationSender } from './integration-sender';
 import { SuccessRecorder } from './success-recorder';
-import { WebhookTransport } from './webhook-transport';
 
 /** Deliveries read from a lane at a time. */
 const LANE_BATCH = 200;
@@ -57,9 +48,7 @@ export class DeliveryDispatcher {
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly integrations: IntegrationsRepository,
-    private readonly crypto: TokenCryptoService,
-    private readonly webhooks: WebhookTransport,
-    private readonly mqtt: MqttTransport,
+    private readonly sender: IntegrationSender,
     private readonly bus: LiveBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -163,7 +152,7 @@ export class DeliveryDispatcher {
     const batch = await this.deliveries.pending(lane, LANE_BATCH);
     // The redeliveries the release must answer are those asked for after this read.
     if (batch[0]) lane.redelivered = batch[0].lane_redelivered;
-    const send = this.sender(target);
+    const send = this.sender.forTarget(target);
     const deadline = Date.now() + this.leaseMs / 2;
     const done = new SuccessRecorder(this.deliveries, () => this.healthy(target));
     let sent = 0;
@@ -216,25 +205,5 @@ export class DeliveryDispatcher {
       await this.integrations.succeeded(target.uid);
       target.failing_since = null;
     }
-  }
-
-  private sender(target: IntegrationTarget): (d: OutgoingDelivery, signal: AbortSignal) => Promise<AttemptOutcome> {
-    if (target.kind === 'webhook') {
-      const key = target.secret_encrypted ? webhookSecretKey(this.crypto.decrypt(target.secret_encrypted)) : null;
-      return async (d, signal) =>
-        key
-          ? this.webhooks.send(target.url, key, `evt_${d.event_id}`, d.body, signal)
-          : { ok: false, status: null, latencyMs: 0, error: 'no secret', gone: false };
-    }
-    const settings = {
-      integration: target.uid,
-      url: target.url,
-      username: target.username,
-      password: target.password_encrypted ? this.crypto.decrypt(target.password_encrypted) : null,
-      version: target.updated_at.toISOString(),
-    };
-    const template = target.topic ?? 'dts/{devEUI}/{event}';
-    return (d, signal) =>
-      this.mqtt.publish(settings, renderTopic(template, { devEUI: d.eui, event: d.kind, account: String(target.account_id) }), d.body, target.qos ?? 1, signal);
   }
 }

@@ -54,9 +54,27 @@ export class MqttTransport implements OnApplicationShutdown {
    */
   async publish(settings: BrokerSettings, topic: string, body: string, qos: 0 | 1, signal?: AbortSignal): Promise<AttemptOutcome> {
     const started = performance.now();
-    const fail = (error: string): AttemptOutcome => ({ ok: false, status: null, latencyMs: performance.now() - started, error, gone: false });
     const connection = this.connection(settings);
-    if (typeof connection === 'string') return fail(`the broker URL ${connection}`);
+    if (typeof connection === 'string') return failed(started, `the broker URL ${connection}`);
+    return this.attempt(connection, started, topic, body, qos, signal);
+  }
+
+  /**
+   * One publish on a connection of its own, closed after it (a test send from the api: nothing is
+   * kept open for a broker that may never be used again). Judged and bounded as `publish` is.
+   */
+  async publishOnce(settings: BrokerSettings, topic: string, body: string, qos: 0 | 1): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const connection = this.open(settings);
+    if (typeof connection === 'string') return failed(started, `the broker URL ${connection}`);
+    try {
+      return await this.attempt(connection, started, topic, body, qos);
+    } finally {
+      this.close(connection);
+    }
+  }
+
+  private async attempt(connection: Connection, started: number, topic: string, body: string, qos: 0 | 1, signal?: AbortSignal): Promise<AttemptOutcome> {
     try {
       const attempt = this.connected(connection).then(() => connection.client.publishAsync(topic, body, { qos }));
       await bounded(attempt, this.config.integrations.timeoutMs, signal, () =>
@@ -64,7 +82,7 @@ export class MqttTransport implements OnApplicationShutdown {
       );
       return { ok: true, status: null, latencyMs: performance.now() - started, error: null, gone: false };
     } catch (error) {
-      return fail(errorText(error));
+      return failed(started, errorText(error));
     }
   }
 
@@ -87,6 +105,14 @@ export class MqttTransport implements OnApplicationShutdown {
       return existing;
     }
     if (existing) this.close(existing);
+    const connection = this.open(settings);
+    if (typeof connection === 'string') return connection;
+    this.connections.set(settings.integration, connection);
+    return connection;
+  }
+
+  /** A new connection to the broker, through the SSRF guard, or why its URL cannot be connected to. */
+  private open(settings: BrokerSettings): Connection | string {
     const broker = parseBrokerUrl(settings.url, this.config.integrations.mqttAllowedPorts);
     if (typeof broker === 'string') return broker;
     const client = new MqttClient(() => guardedBrokerSocket(broker, this.config.outboundAllowPrivate), {
@@ -110,7 +136,6 @@ export class MqttTransport implements OnApplicationShutdown {
       connection.lastError = errorText(error);
     });
     client.on('close', () => this.scheduleReconnect(connection));
-    this.connections.set(settings.integration, connection);
     return connection;
   }
 
@@ -159,6 +184,10 @@ export class MqttTransport implements OnApplicationShutdown {
       }
     }
   }
+}
+
+function failed(started: number, error: string): AttemptOutcome {
+  return { ok: false, status: null, latencyMs: performance.now() - started, error, gone: false };
 }
 
 /** `promise`, or a rejection after `ms` (saying `timedOut()`) or when `signal` aborts, whichever comes first. */

@@ -47,9 +47,28 @@ export interface AccountOverviewRow {
   total: number;
   online: number;
   never_seen: number;
+  silent: number;
   uplinks_24h: number;
   images: number;
   commands_pending: number;
+  alerts_active: number;
+  integrations: number;
+  integrations_failing: number;
+  integrations_disabled: number;
+}
+
+/** One line of the account's recent activity (GET /user/activity), newest first. */
+export interface ActivityRow {
+  kind: 'seen' | 'command' | 'alert';
+  at: Date;
+  eui: string;
+  label: string | null;
+  /** The command's or the alert's uid; null for a device heard from. */
+  ref: string | null;
+  /** A command's status, an alert's state (`active`, `cleared`). */
+  state: string | null;
+  /** A command's name or port, an alert's message. */
+  text: string | null;
 }
 
 /**
@@ -127,8 +146,40 @@ export class DeviceListRepository {
               (SELECT count(*)::int FROM mine WHERE ts_activity_last IS NULL) AS never_seen,
               (SELECT count(*)::int FROM mine JOIN uplinks u ON u.device_id = mine.uid AND u.received_at >= now() - interval '24 hours') AS uplinks_24h,
               (SELECT count(*)::int FROM mine JOIN images i ON i.device_id = mine.uid AND i.deleted = 0) AS images,
-              (SELECT count(*)::int FROM mine JOIN commands c ON c.device_id = mine.uid AND c.status IN ('Created', 'Scheduled', 'Sent')) AS commands_pending`,
+              (SELECT count(*)::int FROM mine JOIN commands c ON c.device_id = mine.uid AND c.status IN ('Created', 'Scheduled', 'Sent')) AS commands_pending,
+              (SELECT count(*)::int FROM mine WHERE ts_activity_last < now() - interval '24 hours') AS silent,
+              (SELECT count(*)::int FROM alerts a WHERE a.account_id = $1 AND a.cleared_at IS NULL) AS alerts_active,
+              i.total AS integrations, i.failing AS integrations_failing, i.disabled AS integrations_disabled
+       FROM (SELECT count(*)::int AS total,
+                    count(*) FILTER (WHERE enabled AND failing_since IS NOT NULL)::int AS failing,
+                    count(*) FILTER (WHERE NOT enabled)::int AS disabled
+             FROM integrations WHERE account_id = $1) i`,
       [accountId, onlineSeconds],
+    );
+  }
+
+  /**
+   * The account's latest happenings, newest first, at most `limit` of each kind before merging:
+   * devices heard from (their last activity, one line per device, not per uplink: a device sending
+   * every minute would otherwise fill the list), commands created or moved, alerts raised or
+   * cleared. Each kind reads an index in its own order (devices by owner, commands per device,
+   * alerts per account), so the cost grows with the account's devices, as the overview's does.
+   */
+  async activity(accountId: number, limit: number): Promise<ActivityRow[]> {
+    return this.ds.query(
+      `WITH mine AS MATERIALIZED (SELECT d.uid, d.eui, d.label, d.ts_activity_last FROM devices d WHERE ${ACCESSIBLE})
+       (SELECT 'seen' AS kind, ts_activity_last AS at, eui, label, NULL::text AS ref, NULL::text AS state, NULL::text AS text
+          FROM mine WHERE ts_activity_last IS NOT NULL ORDER BY ts_activity_last DESC LIMIT $2)
+       UNION ALL
+       (SELECT 'command', c.updated_at, mine.eui, mine.label, c.uid::text, c.status, coalesce(c.name, 'port ' || c.port)
+          FROM mine CROSS JOIN LATERAL (SELECT * FROM commands c WHERE c.device_id = mine.uid ORDER BY c.created_at DESC, c.uid DESC LIMIT $2) c
+          ORDER BY c.updated_at DESC LIMIT $2)
+       UNION ALL
+       (SELECT 'alert', coalesce(a.cleared_at, a.raised_at), d.eui, d.label, a.uid::text, CASE WHEN a.cleared_at IS NULL THEN 'active' ELSE 'cleared' END, a.message
+          FROM alerts a JOIN devices d ON d.uid = a.device_id
+          WHERE a.account_id = $1 AND d.deleted_at IS NULL ORDER BY a.raised_at DESC, a.uid DESC LIMIT $2)
+       ORDER BY at DESC LIMIT $2`,
+      [accountId, limit],
     );
   }
 

@@ -27,6 +27,7 @@ import { TimePartitions1795830000000 } from './1795830000000-time-partitions';
 import { AuditLog1795840000000 } from './1795840000000-audit-log';
 import { Organisations1795850000000 } from './1795850000000-organisations';
 import { OidcIdentities1795860000000 } from './1795860000000-oidc-identities';
+import { Dashboards1795870000000 } from './1795870000000-dashboards';
 
 /** Every migration in order. Append only: a migration that has run anywhere is never edited. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   AuditLog1795840000000,
   Organisations1795850000000,
   OidcIdentities1795860000000,
+  Dashboards1795870000000,
 ];

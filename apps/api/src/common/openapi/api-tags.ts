@@ -20,6 +20,7 @@ export const API_TAGS: Readonly<Record<string, string>> = {
   ingest: 'Where networks deliver uplinks and events, with the ingest secret or an API token (docs/api.md §5, §11).',
   integrations: 'Outbound events: webhooks and MQTT, with their deliveries (docs/api.md §18).',
   alerts: 'Alert rules and the alerts they raise (docs/api.md §19).',
+  dashboards: 'Dashboards of widgets over the account’s devices, private or shared with the organisation by role (docs/api.md §21).',
   organisations: 'Organisations, their members, roles, invitations and audit log; invitations to the caller (docs/api.md §20).',
   feedback: 'Feedback from users.',
   cache: 'The per-device data cache (administrators).',

@@ -10,6 +10,8 @@ import {
   type NormalizedUplink,
   type ParsedItem,
   payloadProblems,
+  REST,
+  type SimulateUplinkRequest,
   SIMULATED,
 } from '@dts/domain';
 import { CommandsRepository, IngestRepository, type IngestTarget, NetworksRepository, type UplinkToStore } from '@dts/persistence';
@@ -92,6 +94,30 @@ export class IngestService {
     const mine = row !== null && (row.account_id === null || caller.accountId === null || row.account_id === caller.accountId);
     if (!row || row.adapter !== network.kind || !mine) throw ApiException.notFound('network', 'uid');
     return this.deliver(network, caller, body, query, { networkRef: row.uid, ownerId: row.account_id ?? caller.accountId, settings: row.ingest_mapping });
+  }
+
+  /**
+   * An uplink simulated from the console (POST /user/device/uplink/{eui}/simulate) for a device of
+   * `ownerId`: the REST network's item, read by its own parser and stored by the same run as every
+   * delivery (decoding, storage, live feed, rules, integrations). It is recorded under the simulated
+   * network (uid 1) with `simulated` set, so that the table tells it from a device's own uplinks. A
+   * refused item is a 400 naming its member: the caller is a person at a form, not a network that
+   * needs a 202 to keep its webhook alive.
+   */
+  async simulate(ownerId: number, eui: string, body: SimulateUplinkRequest): Promise<IngestResultWire> {
+    const delivery = this.read(REST.ingest!, { ...body, devEUI: eui }, {}, undefined);
+    const item = 'uplinks' in delivery ? delivery.uplinks[0] : undefined;
+    if (!item) throw new Error('the REST network read no item');
+    if (!item.ok) throw ApiException.validation(item.problem.field ?? 'body', item.problem.message);
+    const result = await this.run([{ ok: true, uplink: { ...item.uplink, simulated: true } }], {
+      networkRef: SIMULATED.uid,
+      label: 'simulated',
+      ownerId,
+      apiRef: null,
+    });
+    // Checked before (DeviceAccessService): only a device deleted meanwhile lands here.
+    if (result.rejected.length > 0) throw ApiException.notFound('device', 'eui');
+    return result;
   }
 
   private read(ingest: NetworkIngest, body: unknown, query: Readonly<Record<string, unknown>>, settings: unknown): Delivery {

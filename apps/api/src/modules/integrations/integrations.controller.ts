@@ -11,6 +11,7 @@ import {
   DeliveryResponse,
   IntegrationDeletedResponse,
   IntegrationResponse,
+  TestSendResponse,
   UpdateIntegrationDto,
 } from './dto';
 import { IntegrationsService } from './integrations.service';
@@ -81,5 +82,18 @@ export class IntegrationsController {
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
   redeliver(@CurrentAccount() me: AuthPrincipal, @Param('uid', IntParamPipe) uid: number, @Param('id', IntParamPipe) id: number) {
     return this.integrations.redeliver(me, uid, id);
+  }
+
+  @Post(':uid/test')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send one signed test event now and answer with how it went (nothing stored, nothing retried)',
+    description:
+      'Body `{type: "test", version: 1, id: "evt_test_…", timestamp, devEUI: null, data: {integration, name, message}}` with the Standard Webhooks headers of a real event, or published to the topic with `{devEUI}` `test` and `{event}` `test`. Same address checks and timeout as deliveries.',
+  })
+  @ApiEnvelope(TestSendResponse)
+  @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'NOT_FOUND')
+  test(@CurrentAccount() me: AuthPrincipal, @Param('uid', IntParamPipe) uid: number) {
+    return this.integrations.test(me, uid);
   }
 }

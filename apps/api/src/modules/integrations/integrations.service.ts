@@ -11,7 +11,9 @@ import {
   MAX_INTEGRATIONS_PER_ACCOUNT,
   normalizeDeviceFilter,
   normalizeEui,
+  type TestSendWire,
 } from '@dts/domain';
+import { IntegrationSender } from '@dts/jobs';
 import { DeliveriesRepository, type IntegrationChanges, IntegrationsRepository, LiveBus } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, brokerUrlProblem, outboundUrlProblem, parseBrokerUrl, parsedOutboundUrl, TokenCryptoService } from '@dts/platform';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
@@ -33,6 +35,7 @@ export class IntegrationsService {
     private readonly deliveries: DeliveriesRepository,
     private readonly crypto: TokenCryptoService,
     private readonly bus: LiveBus,
+    private readonly sender: IntegrationSender,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -95,6 +98,20 @@ export class IntegrationsService {
     const row = await this.deliveries.redeliver(uid, String(id));
     if (!row) throw ApiException.notFound('delivery', 'id');
     return toDeliveryWire(row);
+  }
+
+  /**
+   * One signed test event, sent now and answered with how it went (docs/api.md §18): through the
+   * worker's own sender, so the signature, the address checks at connection and the timeout are
+   * those of real deliveries. Disabled integrations are tested too (before enabling one again);
+   * nothing is stored, and the integration's health is left to real deliveries.
+   */
+  async test(me: AuthPrincipal, uid: number): Promise<TestSendWire> {
+    await this.require(me, uid);
+    const target = await this.integrations.target(uid);
+    if (!target) throw ApiException.notFound('integration', 'uid');
+    const outcome = await this.sender.test(target);
+    return { delivered: outcome.ok, response_status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error };
   }
 
   /**

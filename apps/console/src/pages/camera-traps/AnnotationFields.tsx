@@ -9,28 +9,29 @@ import {
   percentScore,
   scorePercent,
   setTaxonomyLevel,
+  sourceText,
   suggestLabels,
   TAXONOMY_LEVELS,
 } from '../../lib/annotation-draft';
+import { useTranslation } from '../../i18n';
 import { taxonomyName } from '../../lib/gallery';
 import { type Elements, keep } from './AnnotatorFrame';
 import type { PhotoDraft } from './usePhotoDraft';
 
 /* The fields of the annotation panel: a box's row, the whole image's label, taxonomy and label suggestions. */
 
-const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 /** Who made a box, for eyes (icon and colour) and for screen readers (words). */
 export function SourceBadge({ source }: { source: string | null }) {
+  const { t } = useTranslation();
   if (byPerson(source))
     return (
-      <span className="badge badge-ok source-badge" title="Drawn, labelled or confirmed by a person">
-        <User aria-hidden size={12} /> person
+      <span className="badge badge-ok source-badge" title={t('cameraTraps.fields.personTitle')}>
+        <User aria-hidden size={12} /> {t('cameraTraps.fields.person')}
       </span>
     );
-  if (source === null) return <span className="badge source-badge">source not recorded</span>;
+  if (source === null) return <span className="badge source-badge">{sourceText(null)}</span>;
   return (
-    <span className="badge badge-info source-badge" title={`Made by ${source}`}>
+    <span className="badge badge-info source-badge" title={t('cameraTraps.fields.madeBy', { source })}>
       <Cpu aria-hidden size={12} /> {source}
     </span>
   );
@@ -38,13 +39,14 @@ export function SourceBadge({ source }: { source: string | null }) {
 
 /** The five taxonomy levels of a box or of the whole image, each a text field. */
 export function TaxonomyFields({ legend, taxonomy, onChange }: { legend: string; taxonomy: TaxonomyWire | null; onChange: (t: TaxonomyWire | null) => void }) {
+  const { t } = useTranslation();
   const id = useId();
   return (
     <fieldset className="taxonomy-fields">
       <legend>{legend}</legend>
       {TAXONOMY_LEVELS.map((level) => (
         <div className="field" key={level}>
-          <label htmlFor={`${id}-${level}`}>{capital(level)}</label>
+          <label htmlFor={`${id}-${level}`}>{t(`cameraTraps.fields.levels.${level}`)}</label>
           <input
             id={`${id}-${level}`}
             value={taxonomy?.[level] ?? ''}
@@ -74,6 +76,7 @@ export function BoxRow({
   onTyping: (text: string) => void;
   elements: Elements;
 }) {
+  const { t } = useTranslation();
   const { selected, setSelected, updateBox, removeBox, used } = state;
   const name = taxonomyName(box.taxonomy);
   return (
@@ -84,10 +87,10 @@ export function BoxRow({
       <div className="box-row-fields">
         <input
           ref={keep(elements, { key: box.key, where: 'label' })}
-          aria-label={`Label of box ${n}`}
+          aria-label={t('cameraTraps.fields.boxLabel', { n })}
           list={listId}
           value={box.label}
-          placeholder="Species or class"
+          placeholder={t('cameraTraps.fields.boxLabelPlaceholder')}
           maxLength={100}
           autoComplete="off"
           onFocus={(e) => onTyping(e.target.value)}
@@ -98,7 +101,7 @@ export function BoxRow({
         />
         <input
           className="score-input"
-          aria-label={`Score of box ${n} (%)`}
+          aria-label={t('cameraTraps.fields.boxScore', { n })}
           type="number"
           min={0}
           max={100}
@@ -116,14 +119,20 @@ export function BoxRow({
           <button
             type="button"
             className="small"
-            aria-label={`Confirm box ${n} as correct`}
-            title="Confirm: a person's, sure"
+            aria-label={t('cameraTraps.fields.confirm', { n })}
+            title={t('cameraTraps.fields.confirmTitle')}
             onClick={() => updateBox(box.key, confirmBox)}
           >
             <Check aria-hidden size={14} />
           </button>
         ) : null}
-        <button type="button" className="small" aria-label={`Remove box ${n}`} title="Remove the box" onClick={() => removeBox(box.key)}>
+        <button
+          type="button"
+          className="small"
+          aria-label={t('cameraTraps.fields.remove', { n })}
+          title={t('cameraTraps.fields.removeTitle')}
+          onClick={() => removeBox(box.key)}
+        >
           <Trash2 aria-hidden size={14} />
         </button>
       </div>
@@ -133,32 +142,33 @@ export function BoxRow({
 
 /** The label, score and taxonomy of the whole image (no box): set, changed or cleared. */
 export function WholeImage({ state, listId, onTyping }: { state: PhotoDraft; listId: string; onTyping: (text: string) => void }) {
+  const { t } = useTranslation();
   const { draft, setPrediction, used } = state;
   const p = draft.prediction;
   if (!p)
     return (
       <div className="whole-image">
-        <h3>Whole image</h3>
-        <p className="muted small">No label for the photo as a whole.</p>
+        <h3>{t('cameraTraps.fields.wholeImage')}</h3>
+        <p className="muted small">{t('cameraTraps.fields.noWholeLabel')}</p>
         <div className="button-row">
           <button type="button" className="small" onClick={() => setPrediction({ label: '' })}>
-            Set a whole-image label
+            {t('cameraTraps.fields.setWhole')}
           </button>
           <button type="button" className="small" onClick={() => setPrediction({ label: 'blank', taxonomy: null })}>
-            Blank (no animal)
+            {t('cameraTraps.fields.blank')}
           </button>
         </div>
       </div>
     );
   return (
     <div className="whole-image" data-prediction={p.label}>
-      <h3>Whole image</h3>
+      <h3>{t('cameraTraps.fields.wholeImage')}</h3>
       <div className="box-row-fields">
         <input
-          aria-label="Whole-image label"
+          aria-label={t('cameraTraps.fields.wholeLabel')}
           list={listId}
           value={p.label}
-          placeholder="Species, class or blank"
+          placeholder={t('cameraTraps.fields.wholeLabelPlaceholder')}
           maxLength={100}
           autoComplete="off"
           onFocus={(e) => onTyping(e.target.value)}
@@ -169,7 +179,7 @@ export function WholeImage({ state, listId, onTyping }: { state: PhotoDraft; lis
         />
         <input
           className="score-input"
-          aria-label="Whole-image score (%)"
+          aria-label={t('cameraTraps.fields.wholeScore')}
           type="number"
           min={0}
           max={100}
@@ -182,9 +192,9 @@ export function WholeImage({ state, listId, onTyping }: { state: PhotoDraft; lis
           {taxonomyName(p.taxonomy) ? <span className="muted small">{taxonomyName(p.taxonomy)}</span> : null}
         </span>
       </div>
-      <TaxonomyFields legend="Taxonomy of the whole image" taxonomy={p.taxonomy} onChange={(taxonomy) => setPrediction({ taxonomy })} />
+      <TaxonomyFields legend={t('cameraTraps.fields.wholeTaxonomy')} taxonomy={p.taxonomy} onChange={(taxonomy) => setPrediction({ taxonomy })} />
       <button type="button" className="small" onClick={() => setPrediction(null)}>
-        <X aria-hidden size={14} /> Clear the whole-image label
+        <X aria-hidden size={14} /> {t('cameraTraps.fields.clearWhole')}
       </button>
     </div>
   );

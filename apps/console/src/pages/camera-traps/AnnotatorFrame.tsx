@@ -3,6 +3,7 @@ import { Cpu, User } from 'lucide-react';
 import { byPerson, type DraftBox, scorePercent, sourceText } from '../../lib/annotation-draft';
 import { type Box, boxBetween, boxPercent, type DragMode, dragBox, type Handle, HANDLES, isArrow, nudgeBox, type Point, pointIn } from '../../lib/box-geometry';
 import type { PhotoDraft } from './usePhotoDraft';
+import { useTranslation } from '../../i18n';
 
 const percent = (score: number) => (Number.isFinite(score) ? `${scorePercent(score)} %` : '– %');
 
@@ -33,6 +34,7 @@ export function AnnotatorFrame({
   focus: (f: Focus) => void;
   elements: Elements;
 }) {
+  const { t } = useTranslation();
   const { draft, selected, setSelected, updateBox, addBox, removeBox } = state;
   const frame = useRef<HTMLDivElement>(null);
   const drag = useRef<{ mode: DragMode | 'draw'; key: number | null; start: Point; box: Box | null } | null>(null);
@@ -117,7 +119,12 @@ export function AnnotatorFrame({
             style={boxPercent(b.bbox)}
             role="button"
             tabIndex={0}
-            aria-label={`Box ${i + 1}: ${b.label || 'no label yet'}, ${percent(b.score)}, by ${sourceText(b.source)}`}
+            aria-label={t('cameraTraps.annotator.box', {
+              n: i + 1,
+              label: b.label || t('cameraTraps.annotator.noLabelYet'),
+              score: percent(b.score),
+              source: sourceText(b.source),
+            })}
             aria-describedby={helpId}
             data-box-key={b.key}
             data-label={b.label}
@@ -134,8 +141,7 @@ export function AnnotatorFrame({
         {preview ? <div className="box drawing-box" style={boxPercent(preview)} aria-hidden /> : null}
       </div>
       <figcaption id={helpId} className="muted small">
-        Drag on the photo to draw a box (Shift + drag to start on another box). A selected box: drag it or its corners, or use the arrow keys to move it, Shift
-        + arrows to resize it (Ctrl for small steps), Enter to label it, Delete to remove it. N adds a box, Ctrl + S saves.
+        {t('cameraTraps.annotator.help')}
       </figcaption>
     </figure>
   );
@@ -143,6 +149,7 @@ export function AnnotatorFrame({
 
 /** The photo with its boxes, to look at only: for a role that may not change annotations (a viewer). */
 export function AnnotatedPhoto({ boxes, src, alt }: { boxes: readonly DraftBox[]; src: string; alt: string }) {
+  const { t } = useTranslation();
   return (
     <figure className="annotated">
       <div className="annotated-frame">
@@ -153,7 +160,12 @@ export function AnnotatedPhoto({ boxes, src, alt }: { boxes: readonly DraftBox[]
             className={boxClass(b, false).replace(' editable', '')}
             style={boxPercent(b.bbox)}
             role="img"
-            aria-label={`Box ${i + 1}: ${b.label || 'no label'}, ${percent(b.score)}, by ${sourceText(b.source)}`}
+            aria-label={t('cameraTraps.annotator.box', {
+              n: i + 1,
+              label: b.label || t('cameraTraps.annotator.noLabel'),
+              score: percent(b.score),
+              source: sourceText(b.source),
+            })}
             data-label={b.label}
           >
             <span className="box-label" aria-hidden>

@@ -3,7 +3,7 @@ import { errorText } from '../../api/client';
 import { DropZone } from '../../components/DropZone';
 import { byPerson } from '../../lib/annotation-draft';
 import { DETECTOR_FILE_MAX_BYTES, type DetectorFile, importSummary, parseDetectorFile } from '../../lib/detector-file';
-import { plural } from '../../lib/format';
+import { useTranslation } from '../../i18n';
 import type { PhotoDraft } from './usePhotoDraft';
 
 /**
@@ -11,6 +11,7 @@ import type { PhotoDraft } from './usePhotoDraft';
  * sent; its boxes replace the photo's. Replacing a person's work asks first.
  */
 export function DetectorImport({ state, filename }: { state: PhotoDraft; filename: string }) {
+  const { t } = useTranslation();
   const { dirty, stored, importOutput, saving, setMessage } = state;
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -30,8 +31,9 @@ export function DetectorImport({ state, filename }: { state: PhotoDraft; filenam
     setPending(null);
     const file = files[0];
     if (!file) return;
-    if (file.size > DETECTOR_FILE_MAX_BYTES) return setProblem(`${file.name} is larger than ${DETECTOR_FILE_MAX_BYTES / 1024 / 1024} MB.`);
-    if (dirty) return setProblem('Save or discard your changes first: an import replaces the photo’s annotations.');
+    if (file.size > DETECTOR_FILE_MAX_BYTES)
+      return setProblem(t('cameraTraps.detector.tooLarge', { name: file.name, mb: DETECTOR_FILE_MAX_BYTES / 1024 / 1024 }));
+    if (dirty) return setProblem(t('cameraTraps.detector.dirty'));
     const found = parseDetectorFile(await file.text(), filename);
     if (found.kind === 'problem') return setProblem(found.problem);
     if (people > 0) return setPending(found);
@@ -40,26 +42,26 @@ export function DetectorImport({ state, filename }: { state: PhotoDraft; filenam
 
   return (
     <section className="card detector-import" aria-labelledby="detector-import-title">
-      <h2 id="detector-import-title">Import detector output</h2>
+      <h2 id="detector-import-title">{t('cameraTraps.detector.title')}</h2>
       <DropZone
         onFiles={(files) => void take(files)}
         disabled={saving}
-        what="a MegaDetector or SpeciesNet output file"
+        what={t('cameraTraps.detector.what')}
         accept="application/json,.json"
         multiple={false}
-        inputLabel="Detector output file"
+        inputLabel={t('cameraTraps.detector.inputLabel')}
         testId="detector-dropzone"
-        hint={`The entry for ${filename} is taken; its boxes replace the photo’s.`}
+        hint={t('cameraTraps.detector.hint', { filename })}
       />
       {pending ? (
         <div className="notice" role="alert">
-          <p>This replaces {people === 1 ? 'an annotation' : plural(people, 'annotation')} a person made on this photo. </p>
+          <p>{t('cameraTraps.detector.replaces', { count: people })}</p>
           <div className="button-row">
             <button type="button" className="small danger" onClick={() => void send(pending)}>
-              Replace them
+              {t('cameraTraps.detector.replace')}
             </button>
             <button type="button" className="small" onClick={() => setPending(null)}>
-              Cancel
+              {t('cameraTraps.detector.cancel')}
             </button>
           </div>
         </div>

@@ -1,4 +1,5 @@
 import type { ImageGalleryEntryWire } from '@dts/domain';
+import type { TFunction } from 'i18next';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api } from '../../api/client';
@@ -7,23 +8,25 @@ import { Card, ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useDatamodel } from '../../hooks/datamodel';
 import { useAllDevices } from '../../hooks/devices';
 import { useGallery } from '../../hooks/images';
-import { EMPTY_FILTER, type GalleryFilter, readGalleryFilter, STATUS_TEXT, writeGalleryFilter } from '../../lib/gallery';
+import { EMPTY_FILTER, type GalleryFilter, readGalleryFilter, statusText, writeGalleryFilter } from '../../lib/gallery';
 import { cameraOptions } from '../../lib/camera-trap';
-import { noun, utcText } from '../../lib/format';
+import { useTranslation } from '../../i18n';
+import { count, utcText } from '../../lib/format';
 import { UploadCard } from './UploadCard';
 import { useCan } from '../../api/organisation';
 
-const SCORES = [0.25, 0.5, 0.7, 0.8, 0.9, 0.95].map((s) => ({ value: String(s), label: `at least ${Math.round(s * 100)} %` }));
+const SCORES = [0.25, 0.5, 0.7, 0.8, 0.9, 0.95];
 
 /** What a thumbnail says in words: the best detection, or the image-level prediction. */
-function caption(image: ImageGalleryEntryWire): string {
+function caption(image: ImageGalleryEntryWire, t: TFunction): string {
   const best = [...image.annotations].sort((a, b) => b.score - a.score)[0];
-  if (best) return `${best.label} ${Math.round(best.score * 100)} %`;
-  if (image.prediction) return `${image.prediction.label} ${Math.round(image.prediction.score * 100)} %`;
-  return image.status >= 4 ? 'no detections' : STATUS_TEXT[image.status]!;
+  if (best) return t('cameraTraps.thumb.detection', { label: best.label, percent: Math.round(best.score * 100) });
+  if (image.prediction) return t('cameraTraps.thumb.detection', { label: image.prediction.label, percent: Math.round(image.prediction.score * 100) });
+  return image.status >= 4 ? t('cameraTraps.thumb.none') : statusText(image.status);
 }
 
 function Thumbnail({ image, search }: { image: ImageGalleryEntryWire; search: string }) {
+  const { t } = useTranslation();
   const taken = utcText(image.ts_photo_unix);
   return (
     <li className="thumb" data-hash={image.hash} data-status={image.status}>
@@ -31,11 +34,13 @@ function Thumbnail({ image, search }: { image: ImageGalleryEntryWire; search: st
         {image.status >= 4 ? (
           <img src={api.images.thumbUrl(image.devEUI, image.hash)} alt={image.filename} loading="lazy" decoding="async" width={320} height={240} />
         ) : (
-          <span className={`thumb-pending${image.status === 3 ? ' failed' : ''}`}>{image.status === 3 ? 'Could not be read' : 'Making the thumbnail…'}</span>
+          <span className={`thumb-pending${image.status === 3 ? ' failed' : ''}`}>
+            {image.status === 3 ? t('cameraTraps.thumb.unreadable') : t('cameraTraps.thumb.pending')}
+          </span>
         )}
         <span className="thumb-caption">
-          <span>{caption(image)}</span>
-          <span className="muted small">{taken} UTC</span>
+          <span>{caption(image, t)}</span>
+          <span className="muted small">{t('cameraTraps.thumb.taken', { when: taken })}</span>
         </span>
       </Link>
     </li>
@@ -55,6 +60,7 @@ export function GalleryFilters({
   setFilter: (next: GalleryFilter) => void;
   cameras: { value: string; label: string }[] | null;
 }) {
+  const { t } = useTranslation();
   const search = useSearch();
   const [draft, setDraft] = useState(filter);
   // Typed text waits for Filter or leaving the field; the address (back, forward, a link) resets it.
@@ -63,43 +69,49 @@ export function GalleryFilters({
     <form
       className="toolbar gallery-filters"
       role="search"
-      aria-label="Filter the photos"
+      aria-label={t('cameraTraps.filters.label')}
       onSubmit={(e) => {
         e.preventDefault();
         setFilter(draft);
       }}
     >
       {cameras ? (
-        <SelectField label="Camera" empty="Every camera" value={filter.eui} options={cameras} onChange={(e) => setFilter({ ...draft, eui: e.target.value })} />
+        <SelectField
+          label={t('cameraTraps.filters.camera')}
+          empty={t('cameraTraps.filters.anyCamera')}
+          value={filter.eui}
+          options={cameras}
+          onChange={(e) => setFilter({ ...draft, eui: e.target.value })}
+        />
       ) : null}
       <TextField
-        label="Label"
-        placeholder="e.g. deer"
+        label={t('cameraTraps.filters.photoLabel')}
+        placeholder={t('cameraTraps.filters.photoLabelPlaceholder')}
         value={draft.label}
         onChange={(e) => setDraft({ ...draft, label: e.target.value })}
         onBlur={() => setFilter(draft)}
       />
       <TextField
-        label="Species"
-        placeholder="e.g. cervidae"
+        label={t('cameraTraps.filters.species')}
+        placeholder={t('cameraTraps.filters.speciesPlaceholder')}
         value={draft.species}
         onChange={(e) => setDraft({ ...draft, species: e.target.value })}
         onBlur={() => setFilter(draft)}
       />
       <SelectField
-        label="Score"
-        empty="Any score"
+        label={t('cameraTraps.filters.score')}
+        empty={t('cameraTraps.filters.anyScore')}
         value={filter.minScore === null ? '' : String(filter.minScore)}
-        options={SCORES}
+        options={SCORES.map((s) => ({ value: String(s), label: t('cameraTraps.filters.scoreAtLeast', { percent: Math.round(s * 100) }) }))}
         onChange={(e) => setFilter({ ...draft, minScore: e.target.value ? Number(e.target.value) : null })}
       />
-      <TextField label="Taken from (UTC)" type="date" value={draft.from} onChange={(e) => setFilter({ ...draft, from: e.target.value })} />
-      <TextField label="Taken until (UTC)" type="date" value={draft.to} onChange={(e) => setFilter({ ...draft, to: e.target.value })} />
+      <TextField label={t('cameraTraps.filters.from')} type="date" value={draft.from} onChange={(e) => setFilter({ ...draft, from: e.target.value })} />
+      <TextField label={t('cameraTraps.filters.to')} type="date" value={draft.to} onChange={(e) => setFilter({ ...draft, to: e.target.value })} />
       <div className="toolbar-actions">
-        <button type="submit">Filter</button>
+        <button type="submit">{t('cameraTraps.filters.submit')}</button>
         {writeGalleryFilter({ ...filter, eui: cameras ? filter.eui : '' }) ? (
           <button type="button" className="ghost" onClick={() => setFilter({ ...EMPTY_FILTER, eui: cameras ? '' : filter.eui })}>
-            Clear the filters
+            {t('cameraTraps.filters.clear')}
           </button>
         ) : null}
       </div>
@@ -115,6 +127,7 @@ export const narrowed = (filter: GalleryFilter) => writeGalleryFilter({ ...filte
  * (infinite scroll) and appearing live. Each opens the photo page, which steps through the same list.
  */
 export function PhotoGrid({ filter, empty }: { filter: GalleryFilter; empty: string }) {
+  const { t } = useTranslation();
   const gallery = useGallery(filter);
   const images = useMemo(() => gallery.data?.pages.flatMap((p) => p.images) ?? [], [gallery.data]);
   const end = useRef<HTMLDivElement>(null);
@@ -138,20 +151,21 @@ export function PhotoGrid({ filter, empty }: { filter: GalleryFilter; empty: str
   return (
     <>
       <ErrorBox error={gallery.error} />
-      {gallery.isPending ? <Loading what="Loading photos" /> : null}
+      {gallery.isPending ? <Loading what={t('cameraTraps.grid.loading')} /> : null}
       {gallery.data ? (
         <p className="muted small" role="status">
-          {images.length.toLocaleString('en')}
-          {hasNextPage ? '+' : ''} {noun(hasNextPage ? 2 : images.length, 'photo')}
-          {narrowed(filter) ? ' match' : ''}
+          {t(narrowed(filter) ? 'cameraTraps.grid.matching' : 'cameraTraps.grid.count', {
+            count: hasNextPage ? 2 : images.length,
+            n: `${count(images.length)}${hasNextPage ? '+' : ''}`,
+          })}
         </p>
       ) : null}
       {gallery.data && images.length === 0 ? (
         <Card>
-          <p className="empty">{narrowed(filter) ? 'No photo matches. Change the filters.' : empty}</p>
+          <p className="empty">{narrowed(filter) ? t('cameraTraps.grid.noMatch') : empty}</p>
         </Card>
       ) : null}
-      <ul className="gallery" aria-label="Photos" aria-busy={isFetchingNextPage}>
+      <ul className="gallery" aria-label={t('cameraTraps.grid.label')} aria-busy={isFetchingNextPage}>
         {images.map((image) => (
           <Thumbnail key={`${image.devEUI}/${image.hash}`} image={image} search={photoSearch} />
         ))}
@@ -159,10 +173,10 @@ export function PhotoGrid({ filter, empty }: { filter: GalleryFilter; empty: str
       <div ref={end} className="gallery-end">
         {hasNextPage ? (
           <button type="button" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
-            {isFetchingNextPage ? 'Loading…' : 'Load more photos'}
+            {isFetchingNextPage ? t('cameraTraps.grid.loadingMore') : t('cameraTraps.grid.loadMore')}
           </button>
         ) : images.length > 0 ? (
-          <p className="muted small">That is every photo.</p>
+          <p className="muted small">{t('cameraTraps.grid.end')}</p>
         ) : null}
       </div>
     </>
@@ -171,6 +185,7 @@ export function PhotoGrid({ filter, empty }: { filter: GalleryFilter; empty: str
 
 /** Every camera's photos (or one's): filtered by the service, thumbnails loaded as they scroll into view, new ones appearing live. */
 export function GalleryPage() {
+  const { t } = useTranslation();
   const search = useSearch();
   const [, navigate] = useLocation();
   const filter = readGalleryFilter(search);
@@ -182,13 +197,10 @@ export function GalleryPage() {
   const operator = useCan('operator');
   return (
     <>
-      <PageHeader title="Camera traps" />
+      <PageHeader title={t('cameraTraps.title')} />
       {operator ? <UploadCard cameras={cameras} camera={filter.eui} /> : null}
       <GalleryFilters filter={filter} setFilter={setFilter} cameras={cameras} />
-      <PhotoGrid
-        filter={filter}
-        empty={filter.eui ? 'No photos from this camera yet.' : 'No photos yet. Drop some on the upload area above, or let a camera send them.'}
-      />
+      <PhotoGrid filter={filter} empty={filter.eui ? t('cameraTraps.grid.emptyCamera') : t('cameraTraps.grid.empty')} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Plus } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ErrorBox } from '../../components/ui';
+import { useTranslation } from '../../i18n';
 import { scorePercent, sourceText, taxonomyOfLabel } from '../../lib/annotation-draft';
 import { AnnotatedPhoto, AnnotatorFrame, type Elements, elementKey, type Focus } from './AnnotatorFrame';
 import { BoxRow, LabelSuggestions, TaxonomyFields, WholeImage } from './AnnotationFields';
@@ -9,6 +10,7 @@ import type { PhotoDraft } from './usePhotoDraft';
 
 /** The editing panel beside the photo: the boxes, the whole image, save and discard. */
 function AnnotationPanel({ state, elements, focus }: { state: PhotoDraft; elements: Elements; focus: (f: Focus) => void }) {
+  const { t } = useTranslation();
   const { draft, selected, updateBox, addBox, dirty, save, discard, saving, error, problems, message, used } = state;
   const listId = useId();
   const [typed, setTyped] = useState('');
@@ -17,24 +19,24 @@ function AnnotationPanel({ state, elements, focus }: { state: PhotoDraft; elemen
   return (
     <section className="card annotation-panel" aria-labelledby={`${listId}-title`}>
       <div className="card-head">
-        <h2 id={`${listId}-title`}>Annotations</h2>
+        <h2 id={`${listId}-title`}>{t('cameraTraps.annotator.title')}</h2>
         <button type="button" className="small" onClick={() => focus({ key: addBox().key, where: 'box' })} aria-keyshortcuts="N">
-          <Plus aria-hidden size={14} /> Add box
+          <Plus aria-hidden size={14} /> {t('cameraTraps.annotator.addBox')}
         </button>
       </div>
       <LabelSuggestions id={listId} used={used} state={state} typed={typed} />
       {draft.boxes.length > 0 ? (
-        <ol className="box-list" aria-label="Detections">
+        <ol className="box-list" aria-label={t('cameraTraps.annotator.detections')}>
           {draft.boxes.map((b, i) => (
             <BoxRow key={b.key} box={b} n={i + 1} state={state} listId={listId} onTyping={setTyped} elements={elements} />
           ))}
         </ol>
       ) : (
-        <p className="muted">No boxes. Drag on the photo to draw one, or press N.</p>
+        <p className="muted">{t('cameraTraps.annotator.noBoxes')}</p>
       )}
       {selectedBox ? (
         <TaxonomyFields
-          legend={`Taxonomy of box ${selectedIndex + 1}`}
+          legend={t('cameraTraps.annotator.boxTaxonomy', { n: selectedIndex + 1 })}
           taxonomy={selectedBox.taxonomy ?? taxonomyOfLabel(used, selectedBox.label)}
           onChange={(taxonomy) => updateBox(selectedBox.key, { taxonomy })}
         />
@@ -42,13 +44,13 @@ function AnnotationPanel({ state, elements, focus }: { state: PhotoDraft; elemen
       <WholeImage state={state} listId={listId} onTyping={setTyped} />
       <div className="annotation-actions">
         <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || saving} aria-keyshortcuts="Control+S">
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? t('cameraTraps.annotator.saving') : t('cameraTraps.annotator.save')}
         </button>
         <button type="button" className="ghost" onClick={discard} disabled={!dirty || saving}>
-          Discard changes
+          {t('cameraTraps.annotator.discard')}
         </button>
         <span role="status" className={dirty ? 'unsaved' : 'muted'} data-annotation-state={dirty ? 'unsaved' : 'saved'}>
-          {dirty ? 'Unsaved changes' : (message ?? '')}
+          {dirty ? t('cameraTraps.annotator.unsaved') : (message ?? '')}
         </span>
       </div>
       {problems.length > 0 ? (
@@ -90,32 +92,29 @@ export function PhotoAnnotator({
 }
 
 function ReadOnlyPhoto({ state, src, alt, side }: { state: PhotoDraft; src: string; alt: string; side: ReactNode }) {
+  const { t } = useTranslation();
   const { boxes, prediction } = state.draft;
   return (
     <div className="photo-layout">
       <AnnotatedPhoto boxes={boxes} src={src} alt={alt} />
       <div className="photo-side">
-        <section className="card annotation-panel" aria-label="Annotations">
+        <section className="card annotation-panel" aria-label={t('cameraTraps.annotator.title')}>
           <div className="card-head">
-            <h2>Annotations</h2>
+            <h2>{t('cameraTraps.annotator.title')}</h2>
           </div>
           {boxes.length > 0 ? (
-            <ol className="box-list" aria-label="Detections">
+            <ol className="box-list" aria-label={t('cameraTraps.annotator.detections')}>
               {boxes.map((b) => (
                 <li key={b.key}>
-                  {b.label || 'no label'} · {sourceText(b.source)}
+                  {t('cameraTraps.annotator.readOnlyBox', { label: b.label || t('cameraTraps.annotator.noLabel'), source: sourceText(b.source) })}
                 </li>
               ))}
             </ol>
           ) : (
-            <p className="muted">No boxes.</p>
+            <p className="muted">{t('cameraTraps.annotator.noBoxesReadOnly')}</p>
           )}
-          {prediction ? (
-            <p>
-              The whole image: {prediction.label} ({scorePercent(prediction.score)} %)
-            </p>
-          ) : null}
-          <p className="muted small">Your role here lets you look, not change the annotations.</p>
+          {prediction ? <p>{t('cameraTraps.annotator.readOnlyWhole', { label: prediction.label, percent: scorePercent(prediction.score) })}</p> : null}
+          <p className="muted small">{t('cameraTraps.annotator.readOnlyNote')}</p>
         </section>
         {side}
       </div>

@@ -6,8 +6,9 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useDeleteImage, useGallery, useImage } from '../../hooks/images';
-import { type Neighbours, neighbours, readGalleryFilter, STATUS_TEXT } from '../../lib/gallery';
-import { num, utcText } from '../../lib/format';
+import { useTranslation } from '../../i18n';
+import { type Neighbours, neighbours, readGalleryFilter, statusText } from '../../lib/gallery';
+import { count as formatCount, num, utcText } from '../../lib/format';
 import { PhotoAnnotator } from './PhotoAnnotator';
 import { usePhotoDraft } from './usePhotoDraft';
 import { useCan } from '../../api/organisation';
@@ -31,6 +32,7 @@ function details(d: ImageDetailWire): { width?: number; height?: number; size?: 
  * filtered, Escape goes back to it — saving the person's changes first (Ctrl + S saves at once).
  */
 export function PhotoPage({ eui, hash }: { eui: string; hash: string }) {
+  const { t } = useTranslation();
   const search = useSearch();
   const back = `/camera-traps${search ? `?${search}` : ''}`;
   const image = useImage(eui, hash);
@@ -48,13 +50,13 @@ export function PhotoPage({ eui, hash }: { eui: string; hash: string }) {
     if (list.length > 0 && list.at(-1)?.hash === hash && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [list, hash, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  if (image.isPending) return <Loading what="Loading the photo" />;
+  if (image.isPending) return <Loading what={t('cameraTraps.photo.loading')} />;
   if (image.error instanceof ApiError && image.error.status === 404)
     return (
       <section className="card">
-        <h1>Photo not found</h1>
+        <h1>{t('cameraTraps.photo.notFound')}</h1>
         <p>
-          There is no such photo on this account. <Link href={back}>Back to the photos</Link>
+          {t('cameraTraps.photo.notFoundText')} <Link href={back}>{t('cameraTraps.photo.back')}</Link>
         </p>
       </section>
     );
@@ -91,6 +93,7 @@ function PhotoView({
   search: string;
   back: string;
 }) {
+  const { t } = useTranslation();
   const [, navigate] = useLocation();
   const remove = useDeleteImage();
   const draft = usePhotoDraft(eui, hash, d);
@@ -133,17 +136,26 @@ function PhotoView({
         void leave(href(target));
       }}
     >
-      {label === 'Previous' ? <ChevronLeft aria-hidden size={16} /> : null} {label} {label === 'Next' ? <ChevronRight aria-hidden size={16} /> : null}
+      {label === 'Previous' ? <ChevronLeft aria-hidden size={16} /> : null}{' '}
+      {label === 'Previous' ? t('cameraTraps.photo.previous') : t('cameraTraps.photo.next')} {label === 'Next' ? <ChevronRight aria-hidden size={16} /> : null}
     </Link>
   );
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href={back}>Camera traps</Link> / <span aria-current="page">{d.meta.filename}</span>
+      <nav aria-label={t('cameraTraps.photo.breadcrumb')} className="breadcrumb">
+        <Link href={back}>{t('cameraTraps.title')}</Link> / <span aria-current="page">{d.meta.filename}</span>
       </nav>
       <PageHeader
         title={d.meta.filename}
-        subtitle={`Taken ${utcText(d.meta.ts_photo_unix)} UTC${position >= 0 ? ` · photo ${position + 1} of ${count.loaded}${count.more ? '+' : ''}` : ''}`}
+        subtitle={
+          position >= 0
+            ? t('cameraTraps.photo.subtitlePosition', {
+                when: utcText(d.meta.ts_photo_unix),
+                position: position + 1,
+                loaded: `${formatCount(count.loaded)}${count.more ? '+' : ''}`,
+              })
+            : t('cameraTraps.photo.subtitle', { when: utcText(d.meta.ts_photo_unix) })
+        }
         actions={
           <>
             {previous ? step(previous, 'Previous') : null}
@@ -152,10 +164,10 @@ function PhotoView({
               <ConfirmButton
                 label={
                   <>
-                    <Trash2 aria-hidden size={14} /> Delete
+                    <Trash2 aria-hidden size={14} /> {t('cameraTraps.photo.delete')}
                   </>
                 }
-                confirm="Delete this photo?"
+                confirm={t('cameraTraps.photo.confirmDelete')}
                 pending={remove.isPending}
                 onConfirm={() =>
                   remove.mutate({ eui, hash }, { onSuccess: () => navigate(next ? href(next) : previous ? href(previous) : back, { replace: true }) })
@@ -166,38 +178,42 @@ function PhotoView({
         }
       />
       <ErrorBox error={remove.error} />
-      <p className="muted small">← and → go to the previous and next photo, Escape back to all photos{operator ? '; changes are saved on the way' : ''}.</p>
+      <p className="muted small">{operator ? t('cameraTraps.photo.keysSaving') : t('cameraTraps.photo.keys')}</p>
       <PhotoAnnotator
         readOnly={!operator}
         state={draft}
         src={sameOrigin(d.meta.url)}
-        alt={`Photo ${d.meta.filename} from camera ${eui}`}
+        alt={t('cameraTraps.photo.alt', { filename: d.meta.filename, eui })}
         filename={d.meta.filename}
         side={
-          <dl className="facts card" aria-label="About the photo">
-            <dt>Camera</dt>
+          <dl className="facts card" aria-label={t('cameraTraps.photo.facts.label')}>
+            <dt>{t('cameraTraps.photo.facts.camera')}</dt>
             <dd>
               <Link href={`/devices/${eui}`} className="mono">
                 {eui}
               </Link>
             </dd>
-            <dt>Status</dt>
+            <dt>{t('cameraTraps.photo.facts.status')}</dt>
             <dd data-image-status={d.meta.status}>
-              {STATUS_TEXT[d.meta.status]}
-              {info.error ? ` — ${info.error}` : ''}
+              {info.error ? t('cameraTraps.photo.facts.statusError', { status: statusText(d.meta.status), error: info.error }) : statusText(d.meta.status)}
             </dd>
-            <dt>Taken</dt>
-            <dd>{utcText(d.meta.ts_photo_unix)} UTC</dd>
-            <dt>Received</dt>
-            <dd>{utcText(d.meta.ts_sync_unix)} UTC</dd>
-            <dt>Position</dt>
+            <dt>{t('cameraTraps.photo.facts.taken')}</dt>
+            <dd>{t('cameraTraps.photo.facts.utc', { when: utcText(d.meta.ts_photo_unix) })}</dd>
+            <dt>{t('cameraTraps.photo.facts.received')}</dt>
+            <dd>{t('cameraTraps.photo.facts.utc', { when: utcText(d.meta.ts_sync_unix) })}</dd>
+            <dt>{t('cameraTraps.photo.facts.position')}</dt>
             <dd>{d.meta.latitude !== null && d.meta.longitude !== null ? `${num(d.meta.latitude, 5)}, ${num(d.meta.longitude, 5)}` : '–'}</dd>
-            <dt>Size</dt>
+            <dt>{t('cameraTraps.photo.facts.size')}</dt>
             <dd>
-              {info.width && info.height ? `${info.width} × ${info.height} px · ` : ''}
-              {info.size ? `${Math.round(info.size / 1024)} KiB` : '–'}
+              {info.width && info.height
+                ? info.size
+                  ? t('cameraTraps.photo.facts.sizeFull', { width: info.width, height: info.height, kib: Math.round(info.size / 1024) })
+                  : t('cameraTraps.photo.facts.sizeDimensions', { width: info.width, height: info.height })
+                : info.size
+                  ? t('cameraTraps.photo.facts.sizeBytes', { kib: Math.round(info.size / 1024) })
+                  : '–'}
             </dd>
-            <dt>Content hash</dt>
+            <dt>{t('cameraTraps.photo.facts.hash')}</dt>
             <dd className="mono small">{d.meta.bin_hash.slice(0, 16)}…</dd>
           </dl>
         }

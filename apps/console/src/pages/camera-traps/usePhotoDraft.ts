@@ -15,6 +15,7 @@ import {
   newBox,
 } from '../../lib/annotation-draft';
 import { type Box, NEW_BOX } from '../../lib/box-geometry';
+import { i18n } from '../../i18n';
 
 const storedDraft = (d: ImageDetailWire) => draftOf(JSON.parse(d.meta.annotations) as AnnotationWire[], d.meta.prediction);
 
@@ -100,7 +101,7 @@ export function usePhotoDraft(eui: string, hash: string, detail: ImageDetailWire
     if (!changed) return true;
     try {
       take(await annotate.mutateAsync({ eui, hash, body: draftRequest(current) }), current);
-      setMessage('Saved.');
+      setMessage(i18n.t('cameraTraps.annotator.saved'));
       return true;
     } catch {
       return false;

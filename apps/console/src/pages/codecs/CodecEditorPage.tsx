@@ -5,6 +5,7 @@ import { fieldError } from '../../api/client';
 import { CodeEditor } from '../../components/CodeEditor';
 import { SelectField, TextField } from '../../components/form';
 import { Card, ErrorBox, Loading, PageHeader } from '../../components/ui';
+import { useTranslation } from '../../i18n';
 import { useCodec, useCreateCodec, useDeleteCodec, useTryCodec, useUpdateCodec } from '../../hooks/codecs';
 import { ExamplesSummary, ExamplesTable } from './ExamplesTable';
 
@@ -20,14 +21,16 @@ const STARTER = `function decodeUplink(input) {
 
 /** A new codec (`/codecs/new`) or one of the account's (`/codecs/{uid}`): edit, try, save. */
 export function CodecEditorPage({ uid }: { uid: string }) {
+  const { t } = useTranslation();
   const existing = uid === 'new' ? null : Number(uid);
   const codec = useCodec(existing);
-  if (existing !== null && codec.isPending) return <Loading what="Loading the codec" />;
+  if (existing !== null && codec.isPending) return <Loading what={t('codecs.editor.loading')} />;
   if (existing !== null && codec.error) return <ErrorBox error={codec.error} />;
   return <CodecEditor key={uid} codec={codec.data ?? null} />;
 }
 
 function CodecEditor({ codec }: { codec: CodecWire | null }) {
+  const { t } = useTranslation();
   const [, navigate] = useLocation();
   const [name, setName] = useState(codec?.name ?? '');
   const [description, setDescription] = useState(codec?.description ?? '');
@@ -49,11 +52,11 @@ function CodecEditor({ codec }: { codec: CodecWire | null }) {
   return (
     <>
       <p className="breadcrumb">
-        <Link href="/codecs">Codecs</Link> / {codec ? codec.name : 'New codec'}
+        <Link href="/codecs">{t('codecs.title')}</Link> / {codec ? codec.name : t('codecs.editor.newTitle')}
       </p>
       <PageHeader
-        title={codec ? codec.name : 'New codec'}
-        subtitle={codec ? `Decoder uid ${codec.uid}: choose it as a device’s decoder.` : 'JavaScript defining decodeUplink(input) → {data, warnings, errors}.'}
+        title={codec ? codec.name : t('codecs.editor.newTitle')}
+        subtitle={codec ? t('codecs.editor.subtitle', { uid: codec.uid }) : t('codecs.editor.newSubtitle')}
         actions={
           codec ? (
             <button
@@ -61,25 +64,28 @@ function CodecEditor({ codec }: { codec: CodecWire | null }) {
               className="danger"
               disabled={remove.isPending}
               onClick={() => {
-                if (window.confirm(`Delete the codec “${codec.name}”? Its devices then store payloads undecoded.`))
-                  remove.mutate(codec.uid, { onSuccess: () => navigate('/codecs') });
+                if (window.confirm(t('codecs.editor.confirmDelete', { name: codec.name }))) remove.mutate(codec.uid, { onSuccess: () => navigate('/codecs') });
               }}
             >
-              Delete
+              {t('codecs.editor.delete')}
             </button>
           ) : null
         }
       />
       <div className="codec-layout">
-        <Card title="Script" id="codec-script">
+        <Card title={t('codecs.editor.script')} id="codec-script">
           <form onSubmit={submit} noValidate>
-            <TextField label="Name" required value={name} onChange={(e) => setName(e.target.value)} error={fieldError(save.error, 'name')} />
-            <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} error={fieldError(save.error, 'description')} />
+            <TextField label={t('codecs.editor.name')} required value={name} onChange={(e) => setName(e.target.value)} error={fieldError(save.error, 'name')} />
+            <TextField
+              label={t('codecs.editor.description')}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              error={fieldError(save.error, 'description')}
+            />
             <p id={editorHint} className="hint">
-              Runs in a sandbox: no Node APIs, 16 MiB per allocation, 50 ms per call, at most 512 KiB. In the editor, Tab indents; press Escape, then Tab, to
-              move on.
+              {t('codecs.editor.sandbox')}
             </p>
-            <CodeEditor label="Codec script" initial={script} onChange={setScript} describedBy={editorHint} />
+            <CodeEditor label={t('codecs.editor.editorLabel')} initial={script} onChange={setScript} describedBy={editorHint} />
             {scriptError ? (
               <p className="field-error" role="alert">
                 {scriptError}
@@ -88,11 +94,11 @@ function CodecEditor({ codec }: { codec: CodecWire | null }) {
             <ErrorBox error={save.error && !scriptError ? save.error : null} />
             <div className="button-row">
               <button type="submit" className="primary" disabled={save.isPending || name.trim() === ''}>
-                {save.isPending ? 'Saving…' : codec ? 'Save' : 'Create codec'}
+                {save.isPending ? t('codecs.editor.saving') : codec ? t('codecs.editor.save') : t('codecs.editor.create')}
               </button>
               {saved ? (
                 <span role="status" className="notice">
-                  Saved{codec && codec.examples.length > 0 ? ': examples run again' : ''}.
+                  {codec && codec.examples.length > 0 ? t('codecs.editor.savedExamples') : t('codecs.editor.saved')}
                 </span>
               ) : null}
             </div>
@@ -101,8 +107,8 @@ function CodecEditor({ codec }: { codec: CodecWire | null }) {
         <TryPanel script={script} codec={codec} />
       </div>
       {codec && codec.examples.length > 0 ? (
-        <Card title="Examples" id="codec-examples" actions={<ExamplesSummary examples={codec.examples} />}>
-          <ExamplesTable examples={codec.examples} caption="The codec’s own examples with the saved script" />
+        <Card title={t('codecs.editor.examples')} id="codec-examples" actions={<ExamplesSummary examples={codec.examples} />}>
+          <ExamplesTable examples={codec.examples} caption={t('codecs.editor.examplesCaption')} />
         </Card>
       ) : null}
     </>
@@ -111,6 +117,7 @@ function CodecEditor({ codec }: { codec: CodecWire | null }) {
 
 /** Bytes and fPort through the draft script, on the service's codec threads, nothing stored; and the codec's examples with the draft. */
 function TryPanel({ script, codec }: { script: string; codec: CodecWire | null }) {
+  const { t } = useTranslation();
   const tryIt = useTryCodec();
   const [bytes, setBytes] = useState('');
   const [encoding, setEncoding] = useState<'hex' | 'base64'>('hex');
@@ -125,11 +132,11 @@ function TryPanel({ script, codec }: { script: string; codec: CodecWire | null }
   const answer = result?.answer;
   const output = answer?.decoded?.output as { warnings?: unknown[]; errors?: unknown[] } | null | undefined;
   return (
-    <Card title="Try it" id="codec-try">
+    <Card title={t('codecs.try.title')} id="codec-try">
       <form onSubmit={decode} noValidate>
         <div className="try-inputs">
           <TextField
-            label="Bytes"
+            label={t('codecs.try.bytes')}
             className="mono"
             value={bytes}
             onChange={(e) => setBytes(e.target.value)}
@@ -137,16 +144,16 @@ function TryPanel({ script, codec }: { script: string; codec: CodecWire | null }
             error={fieldError(tryIt.error, `payload_${encoding}`)}
           />
           <SelectField
-            label="Encoding"
+            label={t('codecs.try.encoding')}
             value={encoding}
             onChange={(e) => setEncoding(e.target.value as 'hex' | 'base64')}
             options={[
-              { value: 'hex', label: 'Hex' },
-              { value: 'base64', label: 'Base64' },
+              { value: 'hex', label: t('codecs.try.hex') },
+              { value: 'base64', label: t('codecs.try.base64') },
             ]}
           />
           <TextField
-            label="fPort"
+            label={t('codecs.try.fPort')}
             type="number"
             min={0}
             max={255}
@@ -157,11 +164,11 @@ function TryPanel({ script, codec }: { script: string; codec: CodecWire | null }
         </div>
         <div className="button-row">
           <button type="submit" className="primary" disabled={tryIt.isPending}>
-            Decode with this draft
+            {t('codecs.try.decode')}
           </button>
           {codec && codec.examples.length > 0 ? (
             <button type="button" disabled={tryIt.isPending} onClick={examples}>
-              Run the examples with this draft
+              {t('codecs.try.runExamples')}
             </button>
           ) : null}
         </div>
@@ -172,38 +179,48 @@ function TryPanel({ script, codec }: { script: string; codec: CodecWire | null }
           <>
             {answer.problem ? (
               <p className="error-box" role="alert">
-                The script cannot serve as a codec: {answer.problem}
+                {t('codecs.try.problem', { problem: answer.problem })}
               </p>
             ) : null}
             {result?.kind === 'decode' && answer.decoded ? (
               <>
                 <p>
-                  {answer.decoded.valid ? <span className="badge badge-ok">valid</span> : <span className="badge badge-bad">invalid</span>}{' '}
+                  {answer.decoded.valid ? (
+                    <span className="badge badge-ok">{t('codecs.try.valid')}</span>
+                  ) : (
+                    <span className="badge badge-bad">{t('codecs.try.invalid')}</span>
+                  )}{' '}
                   {answer.decoded.error ? <span data-testid="try-error">{answer.decoded.error}</span> : null}
                 </p>
-                <h3>Decoded output</h3>
+                <h3>{t('codecs.try.output')}</h3>
                 <pre className="json" data-testid="try-output">
                   {JSON.stringify(answer.decoded.output, null, 2)}
                 </pre>
                 {output?.warnings?.length ? (
                   <p>
-                    Warnings: <span className="mono">{output.warnings.map(String).join('; ')}</span>
+                    {t('codecs.try.warnings')} <span className="mono">{output.warnings.map(String).join('; ')}</span>
                   </p>
                 ) : null}
-                <h3>Measurements read from it</h3>
+                <h3>{t('codecs.try.measurements')}</h3>
                 <p className="mono small">
                   {Object.entries(answer.decoded.measurements)
                     .filter(([, v]) => v !== null)
                     .map(([k, v]) => `${k}: ${String(v)}`)
-                    .join(', ') || 'none'}
+                    .join(', ') || t('codecs.try.none')}
                 </p>
               </>
             ) : null}
-            {result?.kind === 'examples' ? <ExamplesTable examples={answer.examples} caption="The codec’s examples with this draft" /> : null}
+            {result?.kind === 'examples' ? <ExamplesTable examples={answer.examples} caption={t('codecs.try.examplesCaption')} /> : null}
             <p className="muted small">
-              {answer.cpu_ms} ms of codec time (of {answer.limits.cpu_ms_per_request} ms per request, {answer.limits.cpu_ms_per_minute} ms a minute). Limits:{' '}
-              {answer.limits.memory_bytes / 1024 / 1024} MiB, {answer.limits.call_ms} ms a call, {answer.limits.load_ms} ms to load this script, scripts up to{' '}
-              {answer.limits.max_script_bytes / 1024} KiB.
+              {t('codecs.try.limits', {
+                cpu: answer.cpu_ms,
+                perRequest: answer.limits.cpu_ms_per_request,
+                perMinute: answer.limits.cpu_ms_per_minute,
+                memory: answer.limits.memory_bytes / 1024 / 1024,
+                call: answer.limits.call_ms,
+                load: answer.limits.load_ms,
+                script: answer.limits.max_script_bytes / 1024,
+              })}
             </p>
           </>
         ) : null}

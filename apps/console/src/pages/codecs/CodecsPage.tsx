@@ -7,12 +7,14 @@ import { Field, TextField } from '../../components/form';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useCodecs, useImportCodec } from '../../hooks/codecs';
 import { useNow } from '../../hooks/now';
+import { currentLocale, useTranslation } from '../../i18n';
 import { relativeTime } from '../../lib/format';
 import { ExamplesSummary } from './ExamplesTable';
 import { useCan } from '../../api/organisation';
 
 /** The account's codecs: open one to edit and try it, write a new one, or import one from the device repository. */
 export function CodecsPage() {
+  const { t } = useTranslation();
   const codecs = useCodecs();
   const [importing, setImporting] = useState(false);
   const now = useNow();
@@ -20,16 +22,16 @@ export function CodecsPage() {
   return (
     <>
       <PageHeader
-        title="Codecs"
-        subtitle="Your own payload decoders, in the codec convention device makers publish (decodeUplink). Use one as a device’s decoder."
+        title={t('codecs.title')}
+        subtitle={t('codecs.subtitle')}
         actions={
           operator ? (
             <>
               <button type="button" onClick={() => setImporting(!importing)} aria-expanded={importing}>
-                <FileUp aria-hidden size={16} /> Import from the device repository
+                <FileUp aria-hidden size={16} /> {t('codecs.importOpen')}
               </button>
               <Link href="/codecs/new" className="button primary">
-                <Plus aria-hidden size={16} /> New codec
+                <Plus aria-hidden size={16} /> {t('codecs.add')}
               </Link>
             </>
           ) : undefined
@@ -37,22 +39,20 @@ export function CodecsPage() {
       />
       {importing && operator ? <ImportCodecForm /> : null}
       <Card>
-        {codecs.isPending ? <Loading what="Loading codecs" /> : null}
+        {codecs.isPending ? <Loading what={t('codecs.loading')} /> : null}
         <ErrorBox error={codecs.error} />
-        {codecs.data && codecs.data.length === 0 ? (
-          <Empty>No codecs yet. Write one, or import one with its YAML from The Things Network’s device repository.</Empty>
-        ) : null}
+        {codecs.data && codecs.data.length === 0 ? <Empty>{t('codecs.empty')}</Empty> : null}
         {codecs.data && codecs.data.length > 0 ? (
           <div className="table-scroll">
             <table className="data-table">
-              <caption className="sr-only">Codecs of the account</caption>
+              <caption className="sr-only">{t('codecs.list.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Decoder uid</th>
-                  <th scope="col">Script</th>
-                  <th scope="col">Examples</th>
-                  <th scope="col">Changed</th>
+                  <th scope="col">{t('codecs.list.name')}</th>
+                  <th scope="col">{t('codecs.list.uid')}</th>
+                  <th scope="col">{t('codecs.list.script')}</th>
+                  <th scope="col">{t('codecs.list.examples')}</th>
+                  <th scope="col">{t('codecs.list.changed')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -65,7 +65,14 @@ export function CodecsPage() {
                       {codec.description ? <div className="muted small">{codec.description}</div> : null}
                     </td>
                     <td className="num">{codec.uid}</td>
-                    <td className="num">{(new TextEncoder().encode(codec.script).length / 1024).toFixed(1)} KiB</td>
+                    <td className="num">
+                      {t('codecs.list.size', {
+                        size: (new TextEncoder().encode(codec.script).length / 1024).toLocaleString(currentLocale(), {
+                          minimumFractionDigits: 1,
+                          maximumFractionDigits: 1,
+                        }),
+                      })}
+                    </td>
                     <td>
                       <ExamplesSummary examples={codec.examples} />
                     </td>
@@ -86,6 +93,7 @@ export function CodecsPage() {
  * names (`fileName`), chosen as files. The service assembles, checks and runs the YAML's examples.
  */
 function ImportCodecForm() {
+  const { t } = useTranslation();
   const importCodec = useImportCodec();
   const [, navigate] = useLocation();
   const [name, setName] = useState('');
@@ -103,29 +111,32 @@ function ImportCodecForm() {
       { onSuccess: (codec) => navigate(`/codecs/${codec.uid}`) },
     );
   };
+  // One sentence with the path in its place, set in monospace.
+  const [introBefore, introAfter] = t('codecs.import.intro', { path: '\u0000' }).split('\u0000');
   return (
-    <Card title="Import from the device repository" id="import-codec">
+    <Card title={t('codecs.import.title')} id="import-codec">
       <form onSubmit={(e) => void submit(e)} noValidate>
         <p className="muted">
-          Choose a codec YAML (<span className="mono">vendor/&lt;vendor&gt;/&lt;codec&gt;-codec.yaml</span>) and the scripts it names. Its examples become the
-          codec’s own test cases: they run now, and you see which pass.
+          {introBefore}
+          <span className="mono">vendor/&lt;vendor&gt;/&lt;codec&gt;-codec.yaml</span>
+          {introAfter}
         </p>
         <TextField
-          label="Name"
-          hint="Defaults to the YAML’s file name"
+          label={t('codecs.import.name')}
+          hint={t('codecs.import.nameHint')}
           value={name}
           onChange={(e) => setName(e.target.value)}
           error={fieldError(importCodec.error, 'name')}
         />
-        <Field label="Codec YAML" error={fieldError(importCodec.error, 'yaml')}>
+        <Field label={t('codecs.import.yaml')} error={fieldError(importCodec.error, 'yaml')}>
           {(a) => <input {...a} type="file" accept=".yaml,.yml" onChange={(e) => setYaml(e.target.files?.[0] ?? null)} />}
         </Field>
-        <Field label="Scripts" hint="The .js files the YAML names (one or more)" error={fieldError(importCodec.error, 'files')}>
+        <Field label={t('codecs.import.scripts')} hint={t('codecs.import.scriptsHint')} error={fieldError(importCodec.error, 'files')}>
           {(a) => <input {...a} type="file" accept=".js" multiple onChange={(e) => setScripts([...(e.target.files ?? [])])} />}
         </Field>
         <ErrorBox error={importCodec.error} />
         <button type="submit" className="primary" disabled={!yaml || scripts.length === 0 || importCodec.isPending}>
-          {importCodec.isPending ? 'Importing and running its examples…' : 'Import'}
+          {importCodec.isPending ? t('codecs.import.pending') : t('codecs.import.submit')}
         </button>
       </form>
     </Card>

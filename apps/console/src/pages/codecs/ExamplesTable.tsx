@@ -1,17 +1,16 @@
 import type { CodecExampleWire } from '@dts/domain';
-import { plural } from '../../lib/format';
-
-const KIND: Record<CodecExampleWire['kind'], string> = { uplink: 'Uplink', downlink_encode: 'Downlink encoder', downlink_decode: 'Downlink decoder' };
+import { useTranslation } from '../../i18n';
 
 /** "3 of 4 pass", or nothing to say. */
 export function ExamplesSummary({ examples }: { examples: readonly CodecExampleWire[] }) {
-  if (examples.length === 0) return <span className="muted">none</span>;
+  const { t } = useTranslation();
+  if (examples.length === 0) return <span className="muted">{t('codecs.examples.none')}</span>;
   const passed = examples.filter((e) => e.result?.passed).length;
   const ran = examples.filter((e) => e.result !== null).length;
   return (
     <span className={`badge ${passed === examples.length ? 'badge-ok' : 'badge-bad'}`}>
-      {passed} of {examples.length} {examples.length === 1 ? 'passes' : 'pass'}
-      {ran < examples.length ? `, ${plural(examples.length - ran, 'example')} not run` : ''}
+      {t('codecs.examples.summary', { passed, count: examples.length })}
+      {ran < examples.length ? t('codecs.examples.notRun', { count: examples.length - ran }) : ''}
     </span>
   );
 }
@@ -20,15 +19,16 @@ const json = (value: unknown) => JSON.stringify(value);
 
 /** A codec's examples with their input, what they expect and how they came out. */
 export function ExamplesTable({ examples, caption }: { examples: readonly CodecExampleWire[]; caption: string }) {
+  const { t } = useTranslation();
   return (
     <div className="table-scroll">
       <table className="data-table examples">
         <caption>{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Example</th>
-            <th scope="col">Input</th>
-            <th scope="col">Result</th>
+            <th scope="col">{t('codecs.examples.example')}</th>
+            <th scope="col">{t('codecs.examples.input')}</th>
+            <th scope="col">{t('codecs.examples.result')}</th>
           </tr>
         </thead>
         <tbody>
@@ -36,21 +36,24 @@ export function ExamplesTable({ examples, caption }: { examples: readonly CodecE
             <tr key={i} data-result={example.result === null ? 'not-run' : example.result.passed ? 'pass' : 'fail'}>
               <td>
                 {example.description}
-                <div className="muted small">{KIND[example.kind]}</div>
+                <div className="muted small">{t(`codecs.examples.kind.${example.kind}`)}</div>
               </td>
               <td className="mono small">
                 {example.kind === 'downlink_encode'
                   ? json(example.input.data)
-                  : `fPort ${example.input.fPort}: ${(example.input.bytes ?? []).map((b) => b.toString(16).padStart(2, '0')).join(' ')}`}
+                  : t('codecs.examples.fPortInput', {
+                      fPort: example.input.fPort,
+                      bytes: (example.input.bytes ?? []).map((b) => b.toString(16).padStart(2, '0')).join(' '),
+                    })}
               </td>
               <td>
                 {example.result === null ? (
-                  <span className="badge">not run</span>
+                  <span className="badge">{t('codecs.examples.notRunBadge')}</span>
                 ) : example.result.passed ? (
-                  <span className="badge badge-ok">pass</span>
+                  <span className="badge badge-ok">{t('codecs.examples.pass')}</span>
                 ) : (
                   <>
-                    <span className="badge badge-bad">fail</span> <span className="small">{example.result.message}</span>
+                    <span className="badge badge-bad">{t('codecs.examples.fail')}</span> <span className="small">{example.result.message}</span>
                   </>
                 )}
               </td>

@@ -5,6 +5,7 @@ import { Card, ErrorBox, Loading } from '../../components/ui';
 import { useDatamodel } from '../../hooks/datamodel';
 import { useSeries } from '../../hooks/uplinks';
 import { RANGES, type RangeName } from '../../lib/series';
+import { useTranslation } from '../../i18n';
 
 const toInput = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 16);
 const fromInput = (text: string) => Math.floor(Date.parse(`${text}:00Z`) / 1000);
@@ -14,6 +15,7 @@ const fromInput = (text: string) => Math.floor(Date.parse(`${text}:00Z`) / 1000)
  * aggregated series route. A range ending now moves with the clock as new uplinks arrive.
  */
 export function ChartCard({ eui, offered }: { eui: string; offered: readonly string[] }) {
+  const { t } = useTranslation();
   const dataTypes = useDatamodel().data?.data_types;
   const [range, setRange] = useState<RangeName | 'custom'>('24h');
   const [custom, setCustom] = useState(() => ({ from: toInput(Date.now() / 1000 - 86_400), to: toInput(Date.now() / 1000) }));
@@ -35,35 +37,35 @@ export function ChartCard({ eui, offered }: { eui: string; offered: readonly str
     valid,
   );
   const describe = (member: string) => {
-    const type = dataTypes?.find((t) => t.alias === member);
+    const type = dataTypes?.find((dt) => dt.alias === member);
     return { label: type?.label ?? member, unit: type?.unit ?? '' };
   };
   const toggle = (member: string) => setChosen(members.includes(member) ? members.filter((m) => m !== member) : [...members, member]);
 
   return (
-    <Card title="Chart" id="chart">
+    <Card title={t('device.chart.title')} id="chart">
       <div className="chart-controls">
         <fieldset className="segmented">
-          <legend className="sr-only">Time range</legend>
+          <legend className="sr-only">{t('device.chart.range')}</legend>
           {(['1h', '24h', '7d', '30d', 'custom'] as const).map((r) => (
             <label key={r} className={range === r ? 'active' : undefined}>
               <input type="radio" name={`range-${eui}`} value={r} checked={range === r} onChange={() => setRange(r)} />
-              {r === 'custom' ? 'Range' : r}
+              {r === 'custom' ? t('device.chart.custom') : r}
             </label>
           ))}
         </fieldset>
         {range === 'custom' ? (
           <div className="custom-range">
             <label>
-              From (UTC) <input type="datetime-local" value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.target.value })} />
+              {t('device.chart.from')} <input type="datetime-local" value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.target.value })} />
             </label>
             <label>
-              To (UTC) <input type="datetime-local" value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.target.value })} />
+              {t('device.chart.to')} <input type="datetime-local" value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.target.value })} />
             </label>
           </div>
         ) : null}
         <fieldset className="members">
-          <legend className="sr-only">Measurements</legend>
+          <legend className="sr-only">{t('device.chart.members')}</legend>
           {offered.map((m) => (
             <label key={m} className="check">
               <input type="checkbox" checked={members.includes(m)} onChange={() => toggle(m)} /> {describe(m).label}
@@ -71,10 +73,10 @@ export function ChartCard({ eui, offered }: { eui: string; offered: readonly str
           ))}
         </fieldset>
       </div>
-      {!valid ? <p className="error-box">The range must end after it starts.</p> : null}
+      {!valid ? <p className="error-box">{t('device.chart.badRange')}</p> : null}
       <ErrorBox error={series.error} />
-      {offered.length === 0 ? <p className="empty">No measurement yet: the chart appears with the first decoded uplink.</p> : null}
-      {members.length > 0 && series.isPending && offered.length > 0 ? <Loading what="Loading the chart" /> : null}
+      {offered.length === 0 ? <p className="empty">{t('device.chart.empty')}</p> : null}
+      {members.length > 0 && series.isPending && offered.length > 0 ? <Loading what={t('device.chart.loading')} /> : null}
       {series.data && members.length > 0 ? <SeriesChart series={series.data} members={members} describe={describe} /> : null}
     </Card>
   );

@@ -5,11 +5,14 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { SelectField, TextField } from '../../components/form';
 import { Card, ErrorBox, Loading, StatusBadge } from '../../components/ui';
 import { useAvailableCommands, useCancelCommand, useCommands, useFlushCommands, useSendCommand } from '../../hooks/commands';
+import { count } from '../../lib/format';
 import { type FormValues, namedCommandRequest, paramFields, type RawEncoding, rawCommandRequest } from '../../lib/command-form';
 import type { CommandShow } from '../../lib/live-merge';
 import { useCan } from '../../api/organisation';
+import { useTranslation } from '../../i18n';
 
 function NamedForm({ eui, command }: { eui: string; command: AvailableCommandWire }) {
+  const { t } = useTranslation();
   const send = useSendCommand(eui);
   const [values, setValues] = useState<FormValues>({});
   const [problems, setProblems] = useState<Record<string, string>>({});
@@ -34,7 +37,16 @@ function NamedForm({ eui, command }: { eui: string; command: AvailableCommandWir
           <TextField
             key={f.name}
             label={f.name}
-            hint={[f.description, f.minimum !== undefined ? `from ${f.minimum}` : '', f.maximum !== undefined ? `to ${f.maximum}` : '']
+            hint={[
+              f.description,
+              f.minimum !== undefined && f.maximum !== undefined
+                ? t('commands.named.range', { min: f.minimum, max: f.maximum })
+                : f.minimum !== undefined
+                  ? t('commands.named.from', { min: f.minimum })
+                  : f.maximum !== undefined
+                    ? t('commands.named.to', { max: f.maximum })
+                    : '',
+            ]
               .filter(Boolean)
               .join(' ')}
             inputMode={f.kind === 'text' ? 'text' : 'numeric'}
@@ -45,17 +57,18 @@ function NamedForm({ eui, command }: { eui: string; command: AvailableCommandWir
         ),
       )}
       <label className="check">
-        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> Confirmed downlink (the device acknowledges)
+        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> {t('commands.named.confirmed')}
       </label>
       <ErrorBox error={send.error} />
       <button type="submit" className="primary" disabled={send.isPending}>
-        Send {command.name}
+        {t('commands.named.submit', { name: command.name })}
       </button>
     </form>
   );
 }
 
 function RawForm({ eui }: { eui: string }) {
+  const { t } = useTranslation();
   const send = useSendCommand(eui);
   const [port, setPort] = useState('1');
   const [encoding, setEncoding] = useState<RawEncoding>('payload_hex');
@@ -73,36 +86,36 @@ function RawForm({ eui }: { eui: string }) {
     <form onSubmit={submit} noValidate className="command-form">
       <div className="grid-2">
         <TextField
-          label="FPort"
+          label={t('commands.rawForm.port')}
           inputMode="numeric"
           value={port}
           onChange={(e) => setPort(e.target.value)}
           error={problems.port ?? fieldError(send.error, 'port')}
         />
         <SelectField
-          label="Encoding"
+          label={t('commands.rawForm.encoding')}
           value={encoding}
           onChange={(e) => setEncoding(e.target.value as RawEncoding)}
           options={[
-            { value: 'payload_hex', label: 'Hexadecimal' },
-            { value: 'payload_base64', label: 'Base64' },
-            { value: 'payload_ASCII', label: 'ASCII text' },
+            { value: 'payload_hex', label: t('commands.rawForm.hex') },
+            { value: 'payload_base64', label: t('commands.rawForm.base64') },
+            { value: 'payload_ASCII', label: t('commands.rawForm.ascii') },
           ]}
         />
       </div>
       <TextField
-        label="Payload"
+        label={t('commands.rawForm.payload')}
         className="mono"
         value={payload}
         onChange={(e) => setPayload(e.target.value)}
         error={problems.payload ?? fieldError(send.error, encoding)}
       />
       <label className="check">
-        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> Confirmed downlink
+        <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> {t('commands.rawForm.confirmed')}
       </label>
       <ErrorBox error={send.error} />
       <button type="submit" className="primary" disabled={send.isPending}>
-        Send raw downlink
+        {t('commands.rawForm.submit')}
       </button>
     </form>
   );
@@ -110,6 +123,7 @@ function RawForm({ eui }: { eui: string }) {
 
 /** Send a named or raw downlink; the list below moves through its statuses live; cancel what has not left. */
 export function CommandsTab({ eui }: { eui: string }) {
+  const { t } = useTranslation();
   const [show, setShow] = useState<CommandShow>('all');
   const commands = useCommands(eui, show);
   // What "Cancel all waiting" would take: the same list as the waiting view (one request when it is shown).
@@ -124,10 +138,10 @@ export function CommandsTab({ eui }: { eui: string }) {
   // A viewer sees the commands, not controls it cannot use.
   const operator = useCan('operator');
   const columns: Column<CommandWire>[] = [
-    { key: 'time', header: 'Created (UTC)', className: 'nowrap mono', render: (c) => c.time_stamp },
+    { key: 'time', header: t('commands.list.created'), className: 'nowrap mono', render: (c) => c.time_stamp },
     {
       key: 'status',
-      header: 'Status',
+      header: t('commands.list.status'),
       render: (c) => (
         <span data-command-status={c.status}>
           <StatusBadge status={c.status} />
@@ -135,17 +149,23 @@ export function CommandsTab({ eui }: { eui: string }) {
         </span>
       ),
     },
-    { key: 'port', header: 'Port', className: 'num', render: (c) => c.port },
-    { key: 'hex', header: 'Payload (hex)', className: 'mono', render: (c) => c.payload_hex },
-    { key: 'confirmed', header: 'Confirmed', render: (c) => (c.confirmed ? 'yes' : 'no') },
+    { key: 'port', header: t('commands.list.port'), className: 'num', render: (c) => c.port },
+    { key: 'hex', header: t('commands.list.payload'), className: 'mono', render: (c) => c.payload_hex },
+    { key: 'confirmed', header: t('commands.list.confirmed'), render: (c) => (c.confirmed ? t('commands.list.yes') : t('commands.list.no')) },
     {
       key: 'cancel',
-      header: 'Action',
+      header: t('commands.list.action'),
       render: (c) =>
         // Not on the device yet: still ours, or waiting in the network's queue.
         operator && isWaiting(c.status) ? (
-          <button type="button" className="ghost small" onClick={() => cancel.mutate(c.uid)} disabled={cancel.isPending} aria-label={`Cancel command ${c.uid}`}>
-            Cancel
+          <button
+            type="button"
+            className="ghost small"
+            onClick={() => cancel.mutate(c.uid)}
+            disabled={cancel.isPending}
+            aria-label={t('commands.list.cancelLabel', { uid: c.uid })}
+          >
+            {t('commands.list.cancel')}
           </button>
         ) : null,
     },
@@ -153,12 +173,12 @@ export function CommandsTab({ eui }: { eui: string }) {
   return (
     <div className="device-grid">
       {operator ? (
-        <Card title="Send a command" id="send-command">
+        <Card title={t('commands.send.title')} id="send-command">
           <SelectField
-            label="Command"
+            label={t('commands.send.command')}
             value={choice}
             onChange={(e) => setChoice(e.target.value)}
-            empty="Raw downlink (port and bytes)"
+            empty={t('commands.send.raw')}
             options={(available.data ?? []).map((c) => ({ value: c.name, label: c.name }))}
           />
           <ErrorBox error={available.error} />
@@ -166,33 +186,36 @@ export function CommandsTab({ eui }: { eui: string }) {
         </Card>
       ) : null}
       <Card
-        title="Commands"
+        title={t('commands.list.title')}
         id="commands"
         actions={
           operator && waiting > 0 ? (
             <button type="button" className="ghost small" onClick={() => flush.mutate()} disabled={flush.isPending}>
-              Cancel all waiting ({waiting}
-              {waitingList.hasNextPage ? '+' : ''})
+              {t('commands.list.cancelAll', { n: `${count(waiting)}${waitingList.hasNextPage ? '+' : ''}` })}
             </button>
           ) : null
         }
       >
         <SelectField
-          label="Show"
+          label={t('commands.list.show')}
           value={show}
           onChange={(e) => setShow(e.target.value as CommandShow)}
           options={[
-            { value: 'all', label: 'Every command' },
-            { value: 'waiting', label: 'Waiting to leave (Created, Scheduled)' },
+            { value: 'all', label: t('commands.list.showAll') },
+            { value: 'waiting', label: t('commands.list.showWaiting') },
           ]}
         />
         <ErrorBox error={commands.error ?? cancel.error ?? flush.error} />
-        {flush.data && flush.data.kept.length > 0 ? <p role="status">Kept: {flush.data.kept.map((k) => `#${k.uid} (${k.reason})`).join('; ')}</p> : null}
-        {commands.isPending ? <Loading what="Loading commands" /> : null}
-        {rows && rows.length === 0 ? <p className="empty">{show === 'waiting' ? 'Nothing waiting to leave.' : 'No command sent yet.'}</p> : null}
+        {flush.data && flush.data.kept.length > 0 ? (
+          <p role="status">
+            {t('commands.list.kept', { list: flush.data.kept.map((k) => t('commands.list.keptItem', { uid: k.uid, reason: k.reason })).join('; ') })}
+          </p>
+        ) : null}
+        {commands.isPending ? <Loading what={t('commands.list.loading')} /> : null}
+        {rows && rows.length === 0 ? <p className="empty">{show === 'waiting' ? t('commands.list.noneWaiting') : t('commands.list.none')}</p> : null}
         {rows && rows.length > 0 ? (
           <DataTable
-            caption="Commands, newest first, status updated live"
+            caption={t('commands.list.caption')}
             columns={columns}
             rows={rows}
             rowKey={(c) => c.uid}

@@ -9,17 +9,20 @@ import { useNow } from '../../hooks/now';
 import { isCameraTrap } from '../../lib/camera-trap';
 import { relativeTime, spacedEui } from '../../lib/format';
 import { CommandsTab } from './CommandsTab';
+import { ConnectTab } from './ConnectTab';
 import { LiveTab } from './LiveTab';
 import { PhotosTab } from './PhotosTab';
 import { SettingsTab } from './SettingsTab';
 import { UplinksTab } from './UplinksTab';
 import { useCan } from '../../api/organisation';
+import { DeviceAlerts } from '../automation/DeviceAlerts';
 
 const TABS = [
   { id: 'live', label: 'Live' },
   { id: 'uplinks', label: 'Uplinks' },
   { id: 'commands', label: 'Commands' },
   { id: 'photos', label: 'Photos' },
+  { id: 'connect', label: 'Connect' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
@@ -62,6 +65,7 @@ export function DevicePage({ eui, tab }: { eui: string; tab: string }) {
           </>
         }
       />
+      <DeviceAlerts eui={d.devEUI} />
       <nav aria-label="Device sections" className="tabs">
         {tabs.map((t) => (
           <Link
@@ -78,6 +82,7 @@ export function DevicePage({ eui, tab }: { eui: string; tab: string }) {
       {current.id === 'uplinks' ? <UplinksTab eui={d.devEUI} /> : null}
       {current.id === 'commands' ? <CommandsTab eui={d.devEUI} /> : null}
       {current.id === 'photos' ? <PhotosTab device={d} /> : null}
+      {current.id === 'connect' ? <ConnectTab device={d} /> : null}
       {current.id === 'settings' ? <SettingsTab device={d} /> : null}
     </>
   );

@@ -1,9 +1,10 @@
 import type { DeviceMetaWire, UplinkRecordWire } from '@dts/domain';
 import { useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import { MapView } from '../../components/MapView';
 import { Card, ErrorBox, Loading } from '../../components/ui';
 import { useLiveRows, useTrack } from '../../hooks/uplinks';
-import { plural } from '../../lib/format';
+import { useTranslation } from '../../i18n';
 import { RANGES } from '../../lib/series';
 import { ChartCard } from './ChartCard';
 import { UplinkRows } from './UplinkRows';
@@ -27,6 +28,7 @@ export function membersOf(rows: readonly UplinkRecordWire[]): string[] {
 
 /** The device now: uplinks arriving live, a chart of its measurements, its track on a map. */
 export function LiveTab({ device }: { device: DeviceMetaWire }) {
+  const { t } = useTranslation();
   const eui = device.devEUI;
   const live = useLiveRows(eui);
   const rows = live.data ?? [];
@@ -41,17 +43,17 @@ export function LiveTab({ device }: { device: DeviceMetaWire }) {
       id: 'latest',
       lat: latest[0],
       lon: latest[1],
-      label: `${device.label}: latest position`,
+      label: t('device.live.latest', { label: device.label }),
       color: '#0f766e',
     });
   else if (device.lat !== null && device.lon !== null)
-    markers.push({ id: 'latest', lat: device.lat, lon: device.lon, label: `${device.label}: last known position`, color: '#0f766e' });
+    markers.push({ id: 'latest', lat: device.lat, lon: device.lon, label: t('device.live.lastKnown', { label: device.label }), color: '#0f766e' });
   if (device.installation_lat !== null && device.installation_lon !== null)
     markers.push({
       id: 'installation',
       lat: device.installation_lat,
       lon: device.installation_lon,
-      label: `${device.label}: installation position`,
+      label: t('device.live.installation', { label: device.label }),
       color: '#6b7280',
       ring: true,
     });
@@ -59,25 +61,29 @@ export function LiveTab({ device }: { device: DeviceMetaWire }) {
   return (
     <div className="device-grid">
       <ChartCard eui={eui} offered={offered} />
-      <Card title="Map" id="map">
+      <Card title={t('device.live.map')} id="map">
         {markers.length || points.length ? (
           <MapView
-            label={`Track of ${device.label} over the last 24 hours`}
+            label={t('device.live.track', { label: device.label })}
             markers={markers}
             tracks={points.length > 1 ? [{ id: 'track', points, color: '#0f766e' }] : []}
             height="320px"
-            content="the track and the latest position"
+            content={t('device.live.trackContent')}
           />
         ) : (
-          <p className="empty">No position yet: the track appears with the first uplink that carries one, or set the installation position in Settings.</p>
+          <p className="empty">{t('device.live.noPosition')}</p>
         )}
-        <p className="muted small">{plural(points.length, 'position')} in the last 24 hours.</p>
+        <p className="muted small">{t('device.live.positions', { count: points.length })}</p>
       </Card>
-      <Card title="Live uplinks" id="live-uplinks">
+      <Card title={t('device.live.title')} id="live-uplinks">
         <ErrorBox error={live.error} />
-        {live.isPending ? <Loading what="Loading the latest uplinks" /> : null}
-        {!live.isPending && rows.length === 0 ? <p className="empty">Waiting for the first uplink…</p> : null}
-        {rows.length > 0 ? <UplinkRows caption="Latest uplinks, newest first, updated live" rows={rows} maxHeight="360px" /> : null}
+        {live.isPending ? <Loading what={t('device.live.loading')} /> : null}
+        {!live.isPending && rows.length === 0 ? (
+          <p className="empty">
+            {t('device.live.waiting')} <Link href={`/devices/${eui}/connect`}>{t('device.live.connect')}</Link>
+          </p>
+        ) : null}
+        {rows.length > 0 ? <UplinkRows caption={t('device.live.caption')} rows={rows} maxHeight="360px" /> : null}
       </Card>
     </div>
   );

@@ -3,9 +3,11 @@ import { useLocation, useSearch } from 'wouter';
 import { type GalleryFilter, readGalleryFilter, writeGalleryFilter } from '../../lib/gallery';
 import { GalleryFilters, PhotoGrid } from '../camera-traps/Gallery';
 import { UploadCard } from '../camera-traps/UploadCard';
+import { useTranslation } from '../../i18n';
 
 /** A camera trap's own gallery: the camera-trap page's upload, filters and grid, held to this device. */
 export function PhotosTab({ device }: { device: DeviceMetaWire }) {
+  const { t } = useTranslation();
   const search = useSearch();
   const [, navigate] = useLocation();
   const eui = device.devEUI;
@@ -16,7 +18,7 @@ export function PhotosTab({ device }: { device: DeviceMetaWire }) {
     <>
       <UploadCard cameras={[{ value: eui, label: device.label ? `${device.label} (${eui})` : eui }]} camera={eui} />
       <GalleryFilters filter={filter} setFilter={setFilter} cameras={null} />
-      <PhotoGrid filter={filter} empty="No photos from this camera yet. Drop some on the upload area above, or let the camera send them." />
+      <PhotoGrid filter={filter} empty={t('device.photos.empty')} />
     </>
   );
 }

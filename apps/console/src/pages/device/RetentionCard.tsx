@@ -5,48 +5,54 @@ import { useSession } from '../../api/session';
 import { TextField } from '../../components/form';
 import { Card, ErrorBox } from '../../components/ui';
 import { useUpdateDevice } from '../../hooks/devices';
-import { retentionInput, retentionText, utcText } from '../../lib/format';
+import { type TFunction } from 'i18next';
+import { useTranslation } from '../../i18n';
+import { retentionInput, utcText } from '../../lib/format';
 
 const text = (days: number | null) => (days === null ? '' : String(days));
+/** A retention in days as the console says it: "1 day", "30 days", "forever" (null keeps). */
+const retentionText = (t: TFunction, days: number | null) => (days === null ? t('device.retention.forever') : t('device.retention.days', { count: days }));
 
 /**
  * How long the device's raw uplinks are kept and where its stored data begins; its owner may give
  * it a shorter retention than the account's (the service refuses a longer one, naming the field).
  */
 export function RetentionCard({ device }: { device: DeviceMetaWire }) {
+  const { t } = useTranslation();
   const me = useSession().data;
   const owner = me?.id === device.owner_ref;
   const own = device.uplink_retention_days;
   const effective = device.uplink_retention_effective_days;
   // The device's own value counts only where it is the shorter one.
-  const why = effective === null ? 'neither the account nor this device limits it' : own === effective ? 'this device’s own' : 'the account’s';
+  const why = effective === null ? t('device.retention.unlimited') : own === effective ? t('device.retention.own') : t('device.retention.account');
   return (
-    <Card title="Data retention" id="retention">
+    <Card title={t('device.retention.title')} id="retention">
       <dl className="facts">
         <div className="fact">
-          <dt>Raw uplinks kept</dt>
+          <dt>{t('device.retention.kept')}</dt>
           <dd data-retention-effective={effective ?? 'forever'}>
-            {retentionText(effective)} <span className="muted">({why})</span>
+            {retentionText(t, effective)} <span className="muted">({why})</span>
           </dd>
         </div>
         <div className="fact">
-          <dt>Stored data begins (UTC)</dt>
-          <dd data-data-first={device.ts_data_first_unix ?? ''}>{device.ts_data_first_unix === null ? 'no data yet' : utcText(device.ts_data_first_unix)}</dd>
+          <dt>{t('device.retention.begins')}</dt>
+          <dd data-data-first={device.ts_data_first_unix ?? ''}>
+            {device.ts_data_first_unix === null ? t('device.retention.noData') : utcText(device.ts_data_first_unix)}
+          </dd>
         </div>
       </dl>
-      <p className="muted small">
-        The worker removes raw uplinks older than the retention every few minutes; the charts’ hourly and daily figures are kept longer.
-      </p>
+      <p className="muted small">{t('device.retention.worker')}</p>
       {owner && me ? (
         <RetentionForm device={device} accountDays={me.uplink_retention_effective_days} />
       ) : (
-        <p className="muted small">Only the device’s owner may shorten it.</p>
+        <p className="muted small">{t('device.retention.ownerOnly')}</p>
       )}
     </Card>
   );
 }
 
 function RetentionForm({ device, accountDays }: { device: DeviceMetaWire; accountDays: number | null }) {
+  const { t } = useTranslation();
   const update = useUpdateDevice(device.devEUI);
   const [days, setDays] = useState(text(device.uplink_retention_days));
   const changed = days.trim() !== text(device.uplink_retention_days);
@@ -55,14 +61,11 @@ function RetentionForm({ device, accountDays }: { device: DeviceMetaWire; accoun
     // Text that is no number goes as typed: the service refuses it, naming the field.
     update.mutate({ uplink_retention_days: retentionInput(days) as number | null });
   };
-  const hint =
-    accountDays === null
-      ? 'Whole days; the account keeps them forever. Empty: the account’s.'
-      : `Whole days, at most ${retentionText(accountDays)} (the account’s). Empty: the account’s.`;
+  const hint = accountDays === null ? t('device.retention.hintForever') : t('device.retention.hint', { kept: retentionText(t, accountDays) });
   return (
-    <form onSubmit={submit} noValidate aria-label="This device’s retention">
+    <form onSubmit={submit} noValidate aria-label={t('device.retention.form')}>
       <TextField
-        label="This device’s own (days)"
+        label={t('device.retention.field')}
         inputMode="numeric"
         value={days}
         onChange={(e) => {
@@ -75,11 +78,11 @@ function RetentionForm({ device, accountDays }: { device: DeviceMetaWire; accoun
       {update.error && !fieldError(update.error, 'uplink_retention_days') ? <ErrorBox error={update.error} /> : null}
       {update.isSuccess && !changed ? (
         <p className="notice" role="status">
-          Saved: raw uplinks are kept {retentionText(device.uplink_retention_effective_days)}.
+          {t('device.retention.saved', { kept: retentionText(t, device.uplink_retention_effective_days) })}
         </p>
       ) : null}
       <button type="submit" disabled={!changed || update.isPending}>
-        Save the retention
+        {t('device.retention.save')}
       </button>
     </form>
   );

@@ -8,6 +8,7 @@ import { Card, ErrorBox } from '../../components/ui';
 import { useDeleteDevice, useShareDevice, useUpdateDevice } from '../../hooks/devices';
 import { parseTags, tagsText } from '../../lib/format';
 import { RetentionCard } from './RetentionCard';
+import { useTranslation } from '../../i18n';
 
 const text = (n: number | null) => (n === null ? '' : String(n));
 const ref = (value: string) => (value === '' ? null : Number(value));
@@ -16,6 +17,7 @@ const coordinate = (value: string) => (value.trim() === '' ? null : Number(value
 
 /** The device's metadata, editable; sharing; removal. */
 export function SettingsTab({ device }: { device: DeviceMetaWire }) {
+  const { t } = useTranslation();
   const update = useUpdateDevice(device.devEUI);
   const share = useShareDevice(device.devEUI);
   const remove = useDeleteDevice();
@@ -59,43 +61,43 @@ export function SettingsTab({ device }: { device: DeviceMetaWire }) {
   const e = (field: string) => fieldError(update.error, field);
   return (
     <div className="device-grid">
-      <Card title="Settings" id="settings">
+      <Card title={t('device.settings.title')} id="settings">
         <form onSubmit={submit} noValidate>
-          <TextField label="Label" value={form.label} onChange={set('label')} error={e('label')} />
+          <TextField label={t('device.settings.label')} value={form.label} onChange={set('label')} error={e('label')} />
           <div className="grid-2">
-            <TextField label="Folder" value={form.folder} onChange={set('folder')} error={e('folder')} />
-            <TextField label="Tags" hint="Separated by commas" value={form.tags} onChange={set('tags')} error={e('tags')} />
+            <TextField label={t('device.settings.folder')} value={form.folder} onChange={set('folder')} error={e('folder')} />
+            <TextField label={t('device.settings.tags')} hint={t('device.settings.tagsHint')} value={form.tags} onChange={set('tags')} error={e('tags')} />
             <DeviceRefFields value={form} onChange={(key, next) => setRef(key, next)} error={update.error} />
             <TextField
-              label="Installation latitude"
+              label={t('device.settings.lat')}
               inputMode="decimal"
               value={form.lat}
               onChange={set('lat')}
               error={e('installation_lat')}
-              hint="−90 to 90"
+              hint={t('device.settings.latHint')}
             />
             <TextField
-              label="Installation longitude"
+              label={t('device.settings.lon')}
               inputMode="decimal"
               value={form.lon}
               onChange={set('lon')}
               error={e('installation_lon')}
-              hint="−180 to 180"
+              hint={t('device.settings.lonHint')}
             />
           </div>
           <ErrorBox error={update.error} />
           {saved ? (
             <p className="notice" role="status">
-              Saved.
+              {t('device.settings.saved')}
             </p>
           ) : null}
           <button type="submit" className="primary" disabled={update.isPending}>
-            Save
+            {t('device.settings.save')}
           </button>
         </form>
       </Card>
       <RetentionCard device={device} />
-      <Card title="Share" id="share">
+      <Card title={t('device.settings.share')} id="share">
         <form
           onSubmit={(ev) => {
             ev.preventDefault();
@@ -104,7 +106,7 @@ export function SettingsTab({ device }: { device: DeviceMetaWire }) {
           noValidate
         >
           <TextField
-            label="Username to share with"
+            label={t('device.settings.shareWith')}
             value={username}
             onChange={(ev) => setUsername(ev.target.value)}
             error={fieldError(share.error, 'username')}
@@ -112,26 +114,27 @@ export function SettingsTab({ device }: { device: DeviceMetaWire }) {
           <ErrorBox error={share.error} />
           {share.isSuccess ? (
             <p className="notice" role="status">
-              Shared with {share.data.username}.
+              {t('device.settings.shared', { username: share.data.username })}
             </p>
           ) : null}
           <button type="submit" disabled={share.isPending || !username}>
-            Share
+            {t('device.settings.shareSubmit')}
           </button>
         </form>
       </Card>
-      <Card title="Remove" id="remove">
-        <p>Removing deletes the device with its uplinks, commands and images when you own it; a device shared with you is only dropped from your account.</p>
+      <Card title={t('device.settings.remove')} id="remove">
+        <p>{t('device.settings.removeText')}</p>
         <ErrorBox error={remove.error} />
         <button
           type="button"
           className="danger"
           disabled={remove.isPending}
           onClick={() => {
-            if (window.confirm(`Remove ${device.label || device.devEUI}?`)) remove.mutate(device.devEUI, { onSuccess: () => navigate('/devices') });
+            if (window.confirm(t('device.settings.confirmRemove', { name: device.label || device.devEUI })))
+              remove.mutate(device.devEUI, { onSuccess: () => navigate('/devices') });
           }}
         >
-          Remove this device
+          {t('device.settings.removeSubmit')}
         </button>
       </Card>
     </div>

@@ -1,6 +1,9 @@
 import type { UplinkRecordWire } from '@dts/domain';
 import { type Column, DataTable } from '../../components/DataTable';
-import { num, plural, utcText } from '../../lib/format';
+import type { TFunction } from 'i18next';
+import { useMemo } from 'react';
+import { useTranslation } from '../../i18n';
+import { num, utcText } from '../../lib/format';
 
 /** The decoded payload as one line of `member: value`. */
 function decodedText(decoded: Record<string, unknown>): string {
@@ -9,32 +12,33 @@ function decodedText(decoded: Record<string, unknown>): string {
     .join(', ');
 }
 
-const COLUMNS: Column<UplinkRecordWire>[] = [
-  { key: 'time', header: 'Received (UTC)', className: 'nowrap mono', render: (r) => utcText(r.uplink.time_stamp_unix) },
-  { key: 'port', header: 'Port', className: 'num', render: (r) => r.payload_port },
-  { key: 'hex', header: 'Payload (hex)', className: 'mono clip', render: (r) => r.payload_hex },
+const columns = (t: TFunction): Column<UplinkRecordWire>[] => [
+  { key: 'time', header: t('device.uplinks.columns.received'), className: 'nowrap mono', render: (r) => utcText(r.uplink.time_stamp_unix) },
+  { key: 'port', header: t('device.uplinks.columns.port'), className: 'num', render: (r) => r.payload_port },
+  { key: 'hex', header: t('device.uplinks.columns.payload'), className: 'mono clip', render: (r) => r.payload_hex },
   {
     key: 'decoded',
-    header: 'Decoded',
+    header: t('device.uplinks.columns.decoded'),
     className: 'clip',
     render: (r) =>
       r.payload_valid === false ? (
         <span title={r.payload_errors.join('\n') || undefined}>
-          <span className="badge badge-bad">invalid</span> {r.payload_errors.join('; ') || decodedText(r.payload_decoded) || 'the decoder refused the payload'}
+          <span className="badge badge-bad">{t('device.uplinks.columns.invalid')}</span>{' '}
+          {r.payload_errors.join('; ') || decodedText(r.payload_decoded) || t('device.uplinks.columns.refused')}
         </span>
       ) : r.payload_warnings.length > 0 ? (
         <span title={r.payload_warnings.join('\n')}>
-          <span className="badge badge-warn">{r.payload_warnings.length === 1 ? 'warning' : plural(r.payload_warnings.length, 'warning')}</span>{' '}
+          <span className="badge badge-warn">{t('device.uplinks.columns.warnings', { count: r.payload_warnings.length })}</span>{' '}
           {decodedText(r.payload_decoded) || '–'}
         </span>
       ) : (
         decodedText(r.payload_decoded) || '–'
       ),
   },
-  { key: 'rssi', header: 'RSSI', className: 'num', render: (r) => num(r.uplink.RSSI, 0, 'dBm') },
-  { key: 'snr', header: 'SNR', className: 'num', render: (r) => num(r.uplink.SNR, 1, 'dB') },
-  { key: 'sf', header: 'SF', className: 'num', render: (r) => (r.uplink.SF === null ? '–' : `SF${r.uplink.SF}`) },
-  { key: 'network', header: 'Network', render: (r) => r.uplink.network },
+  { key: 'rssi', header: t('device.uplinks.columns.rssi'), className: 'num', render: (r) => num(r.uplink.RSSI, 0, 'dBm') },
+  { key: 'snr', header: t('device.uplinks.columns.snr'), className: 'num', render: (r) => num(r.uplink.SNR, 1, 'dB') },
+  { key: 'sf', header: t('device.uplinks.columns.sf'), className: 'num', render: (r) => (r.uplink.SF === null ? '–' : `SF${r.uplink.SF}`) },
+  { key: 'network', header: t('device.uplinks.columns.network'), render: (r) => r.uplink.network },
 ];
 
 export function UplinkRows({
@@ -48,6 +52,8 @@ export function UplinkRows({
   onEndReached?: () => void;
   maxHeight?: string;
 }) {
+  const { t } = useTranslation();
+  const COLUMNS = useMemo(() => columns(t), [t]);
   return (
     <DataTable caption={caption} columns={COLUMNS} rows={rows} rowKey={(r) => r.uplink.uid} onEndReached={onEndReached} maxHeight={maxHeight} rowHeight={40} />
   );

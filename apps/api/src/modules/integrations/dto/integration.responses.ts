@@ -13,6 +13,7 @@ import {
   type IntegrationKind,
   type IntegrationWire,
   type DeletedWire,
+  type TestSendWire,
 } from '@dts/domain';
 
 export class DeviceFilterResponse implements DeviceFilterWire {
@@ -80,4 +81,12 @@ export class DeliveriesQueryDto extends NewestFirstPageDto {
   @IsOptional()
   @IsIn(DELIVERY_STATES, { message: `state must be one of ${DELIVERY_STATES.join(', ')}` })
   state?: DeliveryState;
+}
+
+export class TestSendResponse implements TestSendWire {
+  @ApiProperty({ description: 'A 2xx answer (webhook) or the broker’s acknowledgement (MQTT, QoS 1; written for QoS 0).' }) delivered!: boolean;
+  @ApiProperty({ type: Number, nullable: true, description: 'The receiver’s HTTP status (webhooks); null for MQTT or when no answer came.' })
+  response_status!: number | null;
+  @ApiProperty() latency_ms!: number;
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
 }

@@ -1,0 +1,51 @@
+import type { Messages } from '../messages';
+
+export const auth: Messages['auth'] = {
+  signIn: {
+    title: 'Anmelden',
+    expired: 'Ihre Sitzung ist abgelaufen. Melden Sie sich erneut an, um dorthin zurückzukehren, wo Sie waren.',
+    deleted: 'Das Konto ist gelöscht, mit allem, was es enthielt.',
+    username: 'Benutzername oder E-Mail',
+    password: 'Passwort',
+    submit: 'Anmelden',
+    submitting: 'Anmeldung läuft…',
+    sso: 'Single Sign-on',
+    withProvider: 'Mit {{name}} anmelden',
+    forgot: 'Passwort vergessen?',
+    register: 'Konto anlegen',
+  },
+  register: {
+    title: 'Konto anlegen',
+    username: 'Benutzername',
+    usernameHint: '3–64 Buchstaben, Ziffern, Punkte, Bindestriche oder Unterstriche',
+    email: 'E-Mail',
+    fullname: 'Vollständiger Name (optional)',
+    password: 'Passwort',
+    passwordHint: 'Mindestens 10 Zeichen',
+    submit: 'Konto anlegen',
+    haveAccount: 'Ich habe bereits ein Konto',
+  },
+  backToSignIn: 'Zurück zur Anmeldung',
+  forgot: {
+    title: 'Passwort zurücksetzen',
+    sent: 'Falls ein Konto diese Adresse hat, wurde ein Link zum Zurücksetzen an sie gesendet.',
+    submit: 'Link zum Zurücksetzen senden',
+    email: 'E-Mail-Adresse des Kontos',
+  },
+  reset: {
+    title: 'Neues Passwort wählen',
+    done: 'Ihr Passwort ist gesetzt. <signIn>Melden Sie sich</signIn> damit an.',
+    submit: 'Passwort setzen',
+    noToken: 'Diese Seite braucht den Link aus der E-Mail zum Zurücksetzen.',
+    password: 'Neues Passwort',
+    passwordHint: 'Mindestens 10 Zeichen',
+  },
+  verify: {
+    title: 'E-Mail-Adresse bestätigen',
+    noToken: 'Diese Seite braucht den Link aus der Bestätigungs-E-Mail.',
+    confirming: 'Die Adresse wird bestätigt',
+    verified: '{{email}} ist bestätigt: Es ist die Adresse des Kontos, und Alarm-E-Mails dürfen an sie gehen.',
+    toAccount: 'Zu Ihrem Konto',
+    signIn: 'Anmelden',
+  },
+};

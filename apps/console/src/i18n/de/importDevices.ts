@@ -1,0 +1,38 @@
+import type { Messages } from '../messages';
+
+export const importDevices: Messages['importDevices'] = {
+  title: 'Geräte importieren',
+  subtitle: 'Registrieren Sie bis zu {{max, number}} Geräte aus einer Datei: alle oder keines.',
+  template: 'CSV-Vorlage',
+  explanation:
+    'Eine CSV-Datei mit den Spalten <mono>eui, label, type, decoder, network, icon, folder, tags</mono> (Typ, Decoder, Netzwerk und Symbol per Name oder Nummer; Tags durch Kommas getrennt), eine JSON-Liste solcher Zeilen oder ein Geräteexport von The Things Stack (<mono>ttn-lw-cli end-devices list</mono>, dessen CSV-Importdatei) oder ChirpStack (dessen Geräteliste).',
+  file: 'Datei',
+  fileHint: 'Nichts wird registriert, bevor Sie bestätigen',
+  unreadable: '{{name}} ist weder CSV noch JSON.',
+  registeredTitle: 'Registriert',
+  previewOf: 'Vorschau von {{name}}',
+  previewOfFile: 'Vorschau der Datei',
+  registering: 'Wird registriert…',
+  register_one: '{{count, number}} Gerät registrieren',
+  register_other: '{{count, number}} Geräte registrieren',
+  registered_one: '{{count, number}} Gerät registriert. <list>In der Geräteliste ansehen</list>.',
+  registered_other: '{{count, number}} Geräte registriert. <list>In der Geräteliste ansehen</list>.',
+  rows_one: '{{count, number}} Zeile',
+  rows_other: '{{count, number}} Zeilen',
+  valid: '{{rows}} ({{format}}), keine Probleme: Das Konto wird dann {{total, number}} von {{devices}} belegen.',
+  invalid_one: '{{rows}} ({{format}}), {{count, number}} Problem: Nichts kann registriert werden, bis es behoben ist.',
+  invalid_other: '{{rows}} ({{format}}), {{count, number}} Probleme: Nichts kann registriert werden, bis sie behoben sind.',
+  problems: 'Probleme der Datei',
+  caption: 'Zeilen der Datei',
+  ok: 'ok',
+  columns: {
+    row: 'Zeile',
+    eui: 'EUI',
+    label: 'Bezeichnung',
+    decoder: 'Decoder',
+    network: 'Netzwerk',
+    folder: 'Ordner',
+    tags: 'Tags',
+    problems: 'Probleme',
+  },
+};

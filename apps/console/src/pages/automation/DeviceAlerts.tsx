@@ -1,0 +1,48 @@
+import { BellRing } from 'lucide-react';
+import { Link } from 'wouter';
+import { useCan } from '../../api/organisation';
+import { ErrorBox } from '../../components/ui';
+import { useAcknowledgeAlert, useActiveAlerts } from '../../hooks/alerts';
+import { useNow } from '../../hooks/now';
+import { plural, relativeTime } from '../../lib/format';
+
+/**
+ * The device's active alerts, over its tabs: live (raised and cleared through the live feed), each
+ * acknowledgeable by those who may. Nothing when none is active.
+ */
+export function DeviceAlerts({ eui }: { eui: string }) {
+  const active = useActiveAlerts(eui);
+  const ack = useAcknowledgeAlert();
+  const operator = useCan('operator');
+  const now = useNow();
+  const list = active.data?.alerts ?? [];
+  if (list.length === 0) return null;
+  return (
+    <section className="device-alerts" aria-labelledby="device-alerts-title">
+      <h2 id="device-alerts-title">
+        <BellRing aria-hidden size={18} /> {plural(list.length, 'active alert')}
+      </h2>
+      <ul>
+        {list.slice(0, 5).map((a) => (
+          <li key={a.uid} data-alert={a.uid}>
+            <span>
+              {a.message}{' '}
+              <span className="muted small">
+                · {a.rule.name} · raised {relativeTime(a.raised_unix, now)}
+              </span>
+            </span>
+            {a.acknowledged ? (
+              <span className="badge badge-info">acknowledged</span>
+            ) : operator ? (
+              <button type="button" className="small" aria-label={`Acknowledge: ${a.message}`} disabled={ack.isPending} onClick={() => ack.mutate(a.uid)}>
+                Acknowledge
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <ErrorBox error={ack.error} />
+      <Link href={`/alerts?eui=${eui}`}>{list.length > 5 ? 'See all of this device’s alerts' : 'This device’s alerts'}</Link>
+    </section>
+  );
+}

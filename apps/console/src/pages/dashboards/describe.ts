@@ -1,0 +1,29 @@
+import type { DashboardWidget, DeviceMetaWire } from '@dts/domain';
+import { useDatamodel } from '../../hooks/datamodel';
+
+/** Label and unit of a member from the data types (a payload_decoded number: its own name, no unit). */
+export function useDescribe() {
+  const types = useDatamodel().data?.data_types;
+  return (member: string) => {
+    const type = types?.find((t) => t.alias === member);
+    return { label: type?.label ?? member, unit: type?.unit ?? '' };
+  };
+}
+
+/** A device's label, or its EUI while the list loads or when the device is gone. */
+export const deviceName = (devices: ReadonlyMap<string, DeviceMetaWire>, eui: string) => devices.get(eui)?.label || eui;
+
+/** What a widget shows when it has no title of its own. */
+export function defaultTitle(widget: DashboardWidget, devices: ReadonlyMap<string, DeviceMetaWire>, describe: ReturnType<typeof useDescribe>): string {
+  switch (widget.kind) {
+    case 'chart':
+      return `${widget.options.members.map((m) => describe(m).label).join(', ')} over ${widget.options.period}`;
+    case 'latest':
+    case 'gauge':
+      return `${describe(widget.options.member).label} of ${deviceName(devices, widget.options.device)}`;
+    case 'map':
+      return widget.options.devices.length === 1 ? `Track of ${deviceName(devices, widget.options.devices[0]!)}` : 'Tracks';
+    case 'alerts':
+      return widget.options.state === 'active' ? 'Active alerts' : 'Latest alerts';
+  }
+}

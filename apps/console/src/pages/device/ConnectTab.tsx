@@ -1,0 +1,163 @@
+import type { ApiTokenWire, DeviceMetaWire, IngestResultWire, SimulateUplinkRequest } from '@dts/domain';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
+import { fieldError } from '../../api/client';
+import { useCan } from '../../api/organisation';
+import { SelectField, TextField } from '../../components/form';
+import { Card, ErrorBox, Loading } from '../../components/ui';
+import { nameOf, useDatamodel } from '../../hooks/datamodel';
+import { useNetworks, useSimulateUplink } from '../../hooks/networks';
+import { useLiveRows } from '../../hooks/uplinks';
+import { EXAMPLE_PAYLOAD_HEX } from '../../lib/ingest-setup';
+import { ChirpstackSetup, HttpJsonSetup, IngestKey, RestSetup, TtsSetup, unlessShown } from '../networks/IngestSetup';
+import { UplinkRows } from './UplinkRows';
+
+type Encoding = 'payload_hex' | 'payload_raw';
+
+/** A number typed in a field, or why not; empty is "not given". */
+function optionalNumber(text: string, min: number, max: number): number | undefined | string {
+  if (text.trim() === '') return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) && n >= min && n <= max ? n : `A number from ${min} to ${max}.`;
+}
+
+/** A test uplink through the real ingestion: stored, decoded by the device's codec, live, to rules and integrations. */
+function SimulateUplink({ eui }: { eui: string }) {
+  const simulate = useSimulateUplink(eui);
+  const [form, setForm] = useState({ port: '1', encoding: 'payload_hex' as Encoding, payload: EXAMPLE_PAYLOAD_HEX, rssi: '', snr: '' });
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [result, setResult] = useState<IngestResultWire | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    const port = Number(form.port);
+    if (!/^\d{1,3}$/.test(form.port.trim()) || port > 255) found.port = 'A port from 0 to 255.';
+    if (form.payload.trim() === '') found[form.encoding] = 'The payload, in the encoding chosen.';
+    const rssi = optionalNumber(form.rssi, -200, 50);
+    const snr = optionalNumber(form.snr, -50, 50);
+    if (typeof rssi === 'string') found.RSSI = rssi;
+    if (typeof snr === 'string') found.SNR = snr;
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    const body: SimulateUplinkRequest = { port, [form.encoding]: form.payload.trim().replace(/\s+/g, '') };
+    if (typeof rssi === 'number') body.RSSI = rssi;
+    if (typeof snr === 'number') body.SNR = snr;
+    setResult(null);
+    simulate.mutate(body, { onSuccess: setResult });
+  };
+  const error = (field: string) => problems[field] ?? fieldError(simulate.error, field);
+  return (
+    <Card title="Simulate an uplink" id="simulate">
+      <p className="muted">
+        Goes through the same ingestion as a real uplink: stored, decoded by the device’s decoder, shown live, checked by rules and sent to integrations. It is
+        recorded under the network “Simulated”, so you can tell it apart.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <div className="grid-form">
+          <TextField label="Port" inputMode="numeric" value={form.port} onChange={(e) => setForm({ ...form, port: e.target.value })} error={error('port')} />
+          <SelectField
+            label="Encoding"
+            value={form.encoding}
+            options={[
+              { value: 'payload_hex', label: 'Hexadecimal' },
+              { value: 'payload_raw', label: 'Base64' },
+            ]}
+            onChange={(e) => setForm({ ...form, encoding: e.target.value as Encoding })}
+          />
+        </div>
+        <TextField
+          label="Payload"
+          className="mono"
+          value={form.payload}
+          onChange={(e) => setForm({ ...form, payload: e.target.value })}
+          error={error(form.encoding) ?? error(form.encoding === 'payload_hex' ? 'payload_raw' : 'payload_hex')}
+          hint="At most 242 bytes."
+        />
+        <div className="grid-form">
+          <TextField
+            label="RSSI in dBm (optional)"
+            inputMode="numeric"
+            value={form.rssi}
+            onChange={(e) => setForm({ ...form, rssi: e.target.value })}
+            error={error('RSSI')}
+          />
+          <TextField
+            label="SNR in dB (optional)"
+            inputMode="decimal"
+            value={form.snr}
+            onChange={(e) => setForm({ ...form, snr: e.target.value })}
+            error={error('SNR')}
+          />
+        </div>
+        <ErrorBox error={unlessShown(simulate.error, (f) => ['port', 'payload_hex', 'payload_raw', 'RSSI', 'SNR'].includes(f))} />
+        <button type="submit" className="primary" disabled={simulate.isPending}>
+          Send simulated uplink
+        </button>
+        <p role="status" className="muted small">
+          {result ? (result.accepted === 1 ? 'Stored: the uplink is in the list below and on the Live tab.' : 'This uplink was stored before.') : ''}
+        </p>
+      </form>
+    </Card>
+  );
+}
+
+/**
+ * How to get the device's data in: a key with the ingest right, the exact settings for The Things
+ * Stack, ChirpStack, a REST script and the account's HTTP JSON networks, a simulated uplink, and
+ * the uplinks as they arrive.
+ */
+export function ConnectTab({ device }: { device: DeviceMetaWire }) {
+  const operator = useCan('operator');
+  const networks = useNetworks();
+  const datamodel = useDatamodel().data;
+  const live = useLiveRows(device.devEUI);
+  const [key, setKey] = useState<ApiTokenWire | null>(null);
+  const keyValue = key?.hash ?? null;
+  const rows = live.data ?? [];
+  const httpJson = (networks.data ?? []).filter((n) => n.adapter === 'http-json');
+  const own = networks.data?.find((n) => n.uid === device.network_ref);
+  const networkName = own?.name ?? nameOf(datamodel?.networks, device.network_ref, 'name');
+  return (
+    <div className="connect-tab">
+      <Card title="Getting this device’s data in" id="connect">
+        <p>
+          Uplinks come from your network server (The Things Stack or ChirpStack), from any server that posts JSON, or from a script. Each sends them to this
+          service with a key.
+        </p>
+        {operator ? (
+          <p>
+            Commands go out through the device’s network, now <strong>{networkName}</strong>: change it in the device’s{' '}
+            <Link href={`/devices/${device.devEUI}/settings`}>Settings</Link>; your own networks are on the <Link href="/networks">Networks</Link> page.
+          </p>
+        ) : (
+          <p>
+            Commands go out through the device’s network, now <strong>{networkName}</strong>. The networks are on the <Link href="/networks">Networks</Link>{' '}
+            page.
+          </p>
+        )}
+        <IngestKey name={`Ingest key for ${device.label || device.devEUI}`} created={key} onCreated={setKey} />
+      </Card>
+      {operator ? <SimulateUplink eui={device.devEUI} /> : null}
+      <Card title="Latest uplinks" id="connect-uplinks">
+        <ErrorBox error={live.error} />
+        {live.isPending ? <Loading what="Loading the latest uplinks" /> : null}
+        {!live.isPending && rows.length === 0 ? <p className="empty">Waiting for the first uplink… It appears here as soon as it arrives.</p> : null}
+        {rows.length > 0 ? <UplinkRows caption="Latest uplinks, newest first, updated live" rows={rows.slice(0, 5)} maxHeight="260px" /> : null}
+      </Card>
+      <Card title="The Things Stack" id="connect-tts">
+        <TtsSetup keyValue={keyValue} network={own?.adapter === 'ttn' ? own : undefined} />
+      </Card>
+      <Card title="ChirpStack" id="connect-chirpstack">
+        <ChirpstackSetup keyValue={keyValue} />
+      </Card>
+      <Card title="A script or your own server (REST)" id="connect-rest">
+        <RestSetup eui={device.devEUI} keyValue={keyValue} />
+      </Card>
+      {httpJson.map((n) => (
+        <Card key={n.uid} title={`${n.name} (HTTP JSON)`} id={`connect-http-${n.uid}`}>
+          <HttpJsonSetup network={n} eui={device.devEUI} keyValue={keyValue} />
+        </Card>
+      ))}
+    </div>
+  );
+}
