@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import i18next from 'eslint-plugin-i18next';
 import { createRequire } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -71,6 +72,44 @@ export default [
             },
           ],
           patterns: [{ group: ['express-serve-static-core'], message: 'Services take and return plain values: HTTP stays in controllers.' }],
+        },
+      ],
+    },
+  },
+  {
+    // Every text of the console goes through the message catalogue (apps/console/src/i18n): a
+    // sentence written into JSX, or into a label a person reads, is an error.
+    files: ['apps/console/src/**/*.tsx'],
+    ignores: ['**/*.spec.tsx'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'jsx-attributes': { include: ['aria-label', 'title', 'placeholder', 'alt', 'label', 'what', 'content', 'subtitle', 'summary'] },
+          // Not words: symbols and codes, example addresses and payloads, units and protocol names.
+          words: {
+            exclude: [
+              '[^A-Za-z]*',
+              '[A-Z0-9_-]+',
+              '[0-9A-Fa-f ]+',
+              '[a-z]+://\\S*',
+              'UTC',
+              'Hex',
+              'Base64',
+              'fPort',
+              'MiB',
+              'KiB',
+              'dBm',
+              'dB',
+              'JSON',
+              'CSV',
+              'NDJSON',
+            ],
+          },
+          // Arguments naming a field of the service's answer or a query key, not texts.
+          callees: { exclude: ['fieldError', 'i18n.t', 't', 'setRange', 'set', 'get', 'has', 'endsWith', 'startsWith', 'includes'] },
         },
       ],
     },

@@ -128,13 +128,15 @@ describe('the overview and the shell, in Chromium', () => {
     try {
       const german = await context.newPage();
       problems.push(...watch(german));
+      // From the sign-in page on.
       await german.goto(`${svc.url}/console/`);
-      await german.getByLabel('Username or e-mail').fill(alice.username);
-      await german.getByLabel('Password').fill(alice.password);
-      await german.getByRole('button', { name: 'Sign in' }).click();
+      await german.getByRole('heading', { name: 'Anmelden' }).waitFor(BOUND);
+      await german.getByLabel('Benutzername oder E-Mail').fill(alice.username);
+      await german.getByLabel('Passwort', { exact: true }).fill(alice.password);
+      await german.getByRole('button', { name: 'Anmelden', exact: true }).click();
       await german.getByRole('heading', { name: 'Übersicht', level: 1 }).waitFor(BOUND);
       expect(await german.evaluate(() => document.documentElement.lang)).toBe('de');
-      const menu = german.getByRole('navigation', { name: 'Main' });
+      const menu = german.getByRole('navigation', { name: 'Hauptmenü' });
       await menu.getByRole('link', { name: 'Geräte', exact: true }).waitFor();
       await menu.getByRole('list', { name: 'Automatisierung' }).waitFor();
       // Counts written as German readers do, times too.
@@ -150,7 +152,7 @@ describe('the overview and the shell, in Chromium', () => {
       expect(await german.evaluate(() => document.documentElement.lang)).toBe('en');
       await german.reload();
       await german.getByRole('heading', { name: 'Overview', level: 1 }).waitFor(BOUND);
-      await menu.getByLabel('Language').selectOption('de');
+      await german.getByRole('navigation', { name: 'Main' }).getByLabel('Language').selectOption('de');
       await german.getByRole('heading', { name: 'Übersicht', level: 1 }).waitFor();
     } finally {
       await context.close();

@@ -5,12 +5,13 @@ import { useLiveFeed } from '../api/live';
 import { useSession } from '../api/session';
 import { ErrorBox, Loading } from '../components/ui';
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, VerifyEmailPage } from '../pages/AccountPages';
-import { OverviewPage } from '../pages/Overview';
 import { safeNext, SignInPage } from '../pages/SignIn';
 import { useTranslation } from '../i18n';
 import { Layout } from './Layout';
 
 // The pages behind a map or a chart load with them: the sign-in page stays small.
+// The overview draws every device on a map: it loads with Leaflet, after signing in.
+const OverviewPage = lazy(() => import('../pages/Overview').then((m) => ({ default: m.OverviewPage })));
 const DevicesPage = lazy(() => import('../pages/Devices').then((m) => ({ default: m.DevicesPage })));
 const DevicePage = lazy(() => import('../pages/device/DevicePage').then((m) => ({ default: m.DevicePage })));
 const MapPage = lazy(() => import('../pages/MapOverview').then((m) => ({ default: m.MapOverviewPage })));

@@ -61,7 +61,7 @@ export function Layout({ live, children }: { live: LiveState; children: ReactNod
         </div>
       </header>
       <div className="frame">
-        <nav aria-label="Main" className="nav" id="main-menu">
+        <nav aria-label={t('shell.mainMenu')} className="nav" id="main-menu">
           {sections.map((section) => (
             <div key={section.id} className="nav-section">
               <span className="nav-section-title" id={`nav-${section.id}`}>

@@ -16,6 +16,14 @@ import { audit } from './en/audit';
 import { admin } from './en/admin';
 import { importDevices } from './en/importDevices';
 import { map } from './en/map';
+import { dashboards } from './en/dashboards';
+import { rules } from './en/rules';
+import { alerts } from './en/alerts';
+import { integrations } from './en/integrations';
+import { networks } from './en/networks';
+import { gateways } from './en/gateways';
+import { connect } from './en/connect';
+import { userAgent } from './en/userAgent';
 
 /**
  * The console's message catalogue, English: one file per page or part under `en/`, the same under
@@ -42,6 +50,14 @@ export const en = {
   admin,
   importDevices,
   map,
+  dashboards,
+  rules,
+  alerts,
+  integrations,
+  networks,
+  gateways,
+  connect,
+  userAgent,
 };
 
 /** Every language's catalogue has exactly this shape: the same keys, strings for strings. */

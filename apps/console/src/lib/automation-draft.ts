@@ -10,6 +10,7 @@ import {
   type RuleKind,
   type RuleWire,
 } from '@dts/domain';
+import { i18n } from '../i18n';
 import { parseTags } from './format';
 
 /** Which devices a rule or an integration covers, as typed: EUIs and tags as comma-separated text. */
@@ -89,32 +90,32 @@ export type RuleFieldProblems = Partial<Record<'fence' | 'minutes' | 'member' | 
 /**
  * The request for the draft: the members of its kind (null where left empty, so a PATCH clears what
  * the person emptied, and a threshold turned from above to below drops the other), or what must be
- * fixed first. Ranges are the service's to judge: its errors come back naming the field.
+ * fixed first (in the console's language). Ranges are the service's to judge: its errors come back naming the field.
  */
 export function ruleBody(d: RuleDraft): { body: CreateRuleRequest } | { problems: RuleFieldProblems } {
   const problems: RuleFieldProblems = {};
   const num = (text: string, field: keyof RuleFieldProblems, required: boolean) => {
     const n = numberOf(text);
-    if (n === null && required) problems[field] = 'Enter a number.';
-    else if (n !== null && !Number.isFinite(n)) problems[field] = 'Enter a number, such as 25 or 3.6.';
+    if (n === null && required) problems[field] = i18n.t('rules.problems.number');
+    else if (n !== null && !Number.isFinite(n)) problems[field] = i18n.t('rules.problems.numberLike');
     return n !== null && Number.isFinite(n) ? n : null;
   };
-  if (!d.name.trim()) problems.name = 'Give the rule a name.';
+  if (!d.name.trim()) problems.name = i18n.t('rules.problems.name');
   const common = { name: d.name.trim(), kind: d.kind, enabled: d.enabled, email: d.email, devices: scopeBody(d.scope) };
   let body: CreateRuleRequest;
   switch (d.kind) {
     case 'fence':
-      if (!d.fence) problems.fence = 'Choose a fence.';
+      if (!d.fence) problems.fence = i18n.t('rules.problems.fence');
       body = { ...common, fence: Number(d.fence), on: d.on };
       break;
     case 'offline': {
       const minutes = num(d.minutes, 'minutes', true);
-      if (minutes !== null && !Number.isInteger(minutes)) problems.minutes = 'Enter whole minutes.';
+      if (minutes !== null && !Number.isInteger(minutes)) problems.minutes = i18n.t('rules.problems.wholeMinutes');
       body = { ...common, minutes };
       break;
     }
     case 'threshold': {
-      if (!d.member.trim()) problems.member = 'Name the measurement.';
+      if (!d.member.trim()) problems.member = i18n.t('rules.problems.member');
       const limit = num(d.limit, d.direction, true);
       body = {
         ...common,

@@ -1,5 +1,6 @@
 import { checkDashboardWidgets, type DashboardWidget } from '@dts/domain';
-import { editorReducer, type EditorState, freeSpot, moveWidget, overlaps, readingOrder, resizeWidget } from './dashboard-layout';
+import { i18n } from '../i18n';
+import { editorReducer, type EditorState, freeSpot, kindName, moveWidget, overlaps, readingOrder, resizeWidget } from './dashboard-layout';
 import { latestValue, mergeSeries, numericMembers } from './dashboard-data';
 
 const tile = (id: string, x: number, y: number, w = 3, h = 2): DashboardWidget => ({
@@ -86,5 +87,18 @@ describe('the data of dashboard widgets', () => {
     expect(merged.t).toEqual([0, 60, 120]);
     expect(merged.members).toEqual({ 'A.temperature': { avg: [1, null, 2] }, 'B.temperature': { avg: [null, 5, 6] } });
     expect(mergeSeries([])).toBeNull();
+  });
+});
+
+describe('kindName', () => {
+  it('names a widget kind in the console’s language', async () => {
+    expect(kindName('latest')).toBe('Latest value');
+    await i18n.changeLanguage('de');
+    try {
+      expect(kindName('latest')).toBe('Neuester Wert');
+      expect(kindName('alerts')).toBe('Alarmliste');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   type DashboardWidget,
   type DashboardWidgetKind,
 } from '@dts/domain';
+import { i18n } from '../i18n';
 
 /**
  * The dashboard editor's state and its moves, without React: a widget moves or grows by one grid
@@ -88,13 +89,8 @@ export const DEFAULT_SIZE: Record<DashboardWidgetKind, { w: number; h: number }>
   alerts: { w: 6, h: 4 },
 };
 
-export const KIND_NAMES: Record<DashboardWidgetKind, string> = {
-  chart: 'Chart',
-  latest: 'Latest value',
-  gauge: 'Gauge',
-  map: 'Map',
-  alerts: 'Alert list',
-};
+/** A widget kind's name in the console's language ("Chart", "Latest value", …). */
+export const kindName = (kind: DashboardWidgetKind): string => i18n.t(`dashboards.kinds.${kind}`);
 
 export interface EditorState {
   name: string;

@@ -77,6 +77,15 @@ describe('in German', () => {
     expect(relativeTime(1_000 + 7_200, 1_000)).toBe('in 2 Std.');
     expect(relativeTime(null, 1_000)).toBe('nie');
     expect(count(5_000)).toBe('5.000');
+    expect(num(4.567)).toBe('4,57');
+    expect(num(-15.5, 1, '°C')).toBe('-15,5 °C');
     expect(currentLocale()).toBe('de-DE');
+  });
+
+  it('says lengths of time and retentions in German', () => {
+    expect(duration(42)).toBe('42 s');
+    expect(duration(3_600 * 5 + 60 * 12 + 9)).toBe('5 Std. 12 Min.');
+    expect(duration(86_400 * 3 + 3_600 * 4 + 59)).toBe('3 T. 4 Std.');
+    expect([retentionText(30), retentionText(1), retentionText(null)]).toEqual(['30 Tage', '1 Tag', 'unbegrenzt']);
   });
 });

@@ -33,10 +33,11 @@ export function utcText(unix: number | null): string {
   return new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** A number with at most `digits` decimals, or an en dash for none. */
+/** A number with at most `digits` decimals in the console's language, or an en dash for none. */
 export function num(value: number | null | undefined, digits = 2, unit = ''): string {
   if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  const text = Number.isInteger(value) ? String(value) : value.toFixed(digits).replace(/\.?0+$/, '');
+  // The language's decimal mark ("4.5", "4,5"), no grouping: a reading, not a count.
+  const text = new Intl.NumberFormat(currentLocale(), { maximumFractionDigits: digits, useGrouping: false }).format(value);
   return unit ? `${text} ${unit}` : text;
 }
 
@@ -65,21 +66,21 @@ export function parseTags(text: string): string[] | null {
   return list.length ? [...new Set(list)] : null;
 }
 
-/** A length of time in its two largest units: "3 d 4 h", "5 h 12 min", "42 s". */
+/** A length of time in its two largest units: "3 d 4 h", "5 h 12 min", "42 s" (German "3 T. 4 Std."). */
 export function duration(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
-  const parts: [number, string][] = [
+  const parts = [
     [Math.floor(s / 86_400), 'd'],
     [Math.floor((s % 86_400) / 3_600), 'h'],
     [Math.floor((s % 3_600) / 60), 'min'],
-  ];
+  ] as const;
   const first = parts.findIndex(([n]) => n > 0);
-  if (first === -1) return `${s} s`;
-  return parts
+  if (first === -1) return i18n.t('time.duration.s', { n: s });
+  const [a, b] = parts
     .slice(first, first + 2)
     .filter(([n]) => n > 0)
-    .map(([n, unit]) => `${n} ${unit}`)
-    .join(' ');
+    .map(([n, unit]) => i18n.t(`time.duration.${unit}`, { n }));
+  return b === undefined ? a! : i18n.t('time.duration.two', { first: a, second: b });
 }
 
 /**
@@ -95,9 +96,9 @@ export function noun(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }
 
-/** A retention in days as the console says it: "1 day", "30 days", "forever" (null keeps). */
+/** A retention in days as the console says it: "1 day", "30 days", "forever" (null keeps), in the console's language. */
 export function retentionText(days: number | null): string {
-  return days === null ? 'forever' : plural(days, 'day');
+  return days === null ? i18n.t('common.retention.forever') : i18n.t('common.retention.days', { count: days });
 }
 
 /**

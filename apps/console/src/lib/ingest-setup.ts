@@ -11,6 +11,7 @@ import {
   REST,
   THE_THINGS_STACK,
 } from '@dts/domain';
+import type { Messages } from '../i18n/messages';
 
 /*
  * What a network or a script must be told to send uplinks here, built from the registry the api's
@@ -68,16 +69,22 @@ export function parseCurlCommand(command: string): { url: string; headers: Recor
   return { url, headers, body };
 }
 
-/** The Things Stack's message types the service reads, as its webhook form names them (docs/api.md §5). */
-export const TTS_MESSAGE_TYPES: readonly { name: string; why: string }[] = [
-  { name: 'Uplink message', why: 'the uplinks, stored and decoded' },
-  { name: 'Join accept', why: 'the device’s activity times' },
-  { name: 'Downlink ack', why: 'a confirmed command reached the device' },
-  { name: 'Downlink nack', why: 'a confirmed command was not acknowledged' },
-  { name: 'Downlink sent', why: 'a command left the gateway' },
-  { name: 'Downlink failed', why: 'a command could not be sent' },
-  { name: 'Location solved', why: 'the network’s position of an uplink' },
-];
+/** How many uplinks one REST post may carry (docs/api.md §5). */
+export const REST_MAX_ITEMS = 1000;
+
+/**
+ * The Things Stack's message types the service reads, as its webhook form names them (docs/api.md §5),
+ * each with why: the key of its reason under `networks.tts.why` in the message catalogue.
+ */
+export const TTS_MESSAGE_TYPES = [
+  { name: 'Uplink message', why: 'uplink' },
+  { name: 'Join accept', why: 'join' },
+  { name: 'Downlink ack', why: 'ack' },
+  { name: 'Downlink nack', why: 'nack' },
+  { name: 'Downlink sent', why: 'sent' },
+  { name: 'Downlink failed', why: 'failed' },
+  { name: 'Location solved', why: 'location' },
+] as const satisfies readonly { name: string; why: keyof Messages['networks']['tts']['why'] }[];
 
 /** The Things Stack webhook template's fields (Integrations → Webhooks → Custom webhook). */
 export function ttsWebhook(origin: string, key: string | null) {

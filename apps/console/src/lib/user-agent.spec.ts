@@ -1,3 +1,4 @@
+import { i18n } from '../i18n';
 import { describeUserAgent } from './user-agent';
 
 describe('describeUserAgent', () => {
@@ -32,5 +33,19 @@ describe('describeUserAgent', () => {
     [null, 'Unknown browser'],
   ])('%p → %p', (ua, words) => {
     expect(describeUserAgent(ua)).toBe(words);
+  });
+
+  describe('in German', () => {
+    beforeAll(() => i18n.changeLanguage('de'));
+    afterAll(() => i18n.changeLanguage('en'));
+
+    it.each([
+      ['Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', 'Firefox 128 auf Linux'],
+      ['Mozilla/5.0 (Windows NT 10.0)', 'Ein Browser auf Windows'],
+      ['curl/8.5.0', 'curl 8.5.0'],
+      [null, 'Unbekannter Browser'],
+    ])('%p → %p', (ua, words) => {
+      expect(describeUserAgent(ua)).toBe(words);
+    });
   });
 });

@@ -169,9 +169,9 @@ function Sessions() {
           </div>
           <div className="fact">
             <dt>{t('account.session.cookie')}</dt>
-            <dd>
-              {s.cookie.name}: HttpOnly{s.cookie.secure ? ', Secure' : ''}, SameSite={s.cookie.same_site}
-            </dd>
+            {/* The cookie's attributes as browsers write them: protocol words, the same in every language. */}
+            {/* eslint-disable-next-line i18next/no-literal-string */}
+            <dd>{`${s.cookie.name}: HttpOnly${s.cookie.secure ? ', Secure' : ''}, SameSite=${s.cookie.same_site}`}</dd>
           </div>
         </dl>
       ) : null}

@@ -65,9 +65,23 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/**
+ * The whole page as one picture, taken from the top: the header and the menu stick to the window,
+ * so a page scrolled down would be drawn with its header in the middle. The scroll is put back.
+ */
+async function fullPageShot(page: Page, path: string): Promise<void> {
+  const scrolled = await page.evaluate(() => {
+    const y = window.scrollY;
+    window.scrollTo(0, 0);
+    return y;
+  });
+  await page.screenshot({ path, fullPage: true });
+  await page.evaluate((y) => window.scrollTo(0, y), scrolled);
+}
+
 /** Screenshot of the whole page under tmp/console-screenshots, then the accessibility scan. */
 export async function snapshot(page: Page, name: string): Promise<AxeViolation[]> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await fullPageShot(page, join(SCREENSHOTS, `${name}.png`));
   return axe(page);
 }
 
@@ -100,7 +114,7 @@ export const VIEWPORTS = [
 export async function checkAtEachSize(page: Page, name: string): Promise<void> {
   for (const size of VIEWPORTS) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}x${size.height}.png`), fullPage: true });
+    await fullPageShot(page, join(SCREENSHOTS, `${name}-${size.width}x${size.height}.png`));
     const violations = await axe(page);
     expect({ page: name, size, violations }).toEqual({ page: name, size, violations: [] });
   }

@@ -20,7 +20,7 @@ export const codecs: Messages['codecs'] = {
   import: {
     title: 'Aus dem Geräte-Repository importieren',
     intro:
-      'Wählen Sie ein Codec-YAML ({{path}}) und die Skripte, die es nennt. Seine Beispiele werden zu den eigenen Testfällen des Codecs: Sie laufen sofort, und Sie sehen, welche bestehen.',
+      'Wählen Sie ein Codec-YAML (<path>{{path}}</path>) und die Skripte, die es nennt. Seine Beispiele werden zu den eigenen Testfällen des Codecs: Sie laufen sofort, und Sie sehen, welche bestehen.',
     name: 'Name',
     nameHint: 'Standard ist der Dateiname des YAML',
     yaml: 'Codec-YAML',

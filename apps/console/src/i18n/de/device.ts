@@ -1,6 +1,22 @@
 import type { Messages } from '../messages';
 
 export const device: Messages['device'] = {
+  page: {
+    loading: 'Gerät wird geladen',
+    notFound: 'Gerät nicht gefunden',
+    noSuchDevice: 'In diesem Konto gibt es kein Gerät {{eui}}. <devices>Alle Geräte</devices>',
+    breadcrumb: 'Navigationspfad',
+    lastSeen: 'zuletzt gesehen {{when}}',
+    sections: 'Bereiche des Geräts',
+    tabs: {
+      live: 'Live',
+      uplinks: 'Uplinks',
+      commands: 'Befehle',
+      photos: 'Fotos',
+      connect: 'Verbinden',
+      settings: 'Einstellungen',
+    },
+  },
   chart: {
     title: 'Diagramm',
     range: 'Zeitraum',

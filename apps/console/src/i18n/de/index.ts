@@ -17,6 +17,14 @@ import { audit } from './audit';
 import { admin } from './admin';
 import { importDevices } from './importDevices';
 import { map } from './map';
+import { dashboards } from './dashboards';
+import { rules } from './rules';
+import { alerts } from './alerts';
+import { integrations } from './integrations';
+import { networks } from './networks';
+import { gateways } from './gateways';
+import { connect } from './connect';
+import { userAgent } from './userAgent';
 
 /** The console's message catalogue, German: the English shape (messages.ts), every text translated. */
 export const de: Messages = {
@@ -38,4 +46,12 @@ export const de: Messages = {
   admin,
   importDevices,
   map,
+  dashboards,
+  rules,
+  alerts,
+  integrations,
+  networks,
+  gateways,
+  connect,
+  userAgent,
 };

@@ -3,6 +3,7 @@ import type { Messages } from '../messages';
 export const shell: Messages['shell'] = {
   skipLink: 'Zum Inhalt springen',
   brand: 'Device Telemetry',
+  mainMenu: 'Hauptmenü',
   menu: 'Menü',
   live: { connecting: 'Verbinde…', live: 'Live', reconnecting: 'Verbinde erneut…', closed: 'Offline' },
   signedInAs: 'Angemeldet als',

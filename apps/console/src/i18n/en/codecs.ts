@@ -17,7 +17,8 @@ export const codecs = {
   },
   import: {
     title: 'Import from the device repository',
-    intro: 'Choose a codec YAML ({{path}}) and the scripts it names. Its examples become the codec’s own test cases: they run now, and you see which pass.',
+    intro:
+      'Choose a codec YAML (<path>{{path}}</path>) and the scripts it names. Its examples become the codec’s own test cases: they run now, and you see which pass.',
     name: 'Name',
     nameHint: 'Defaults to the YAML’s file name',
     yaml: 'Codec YAML',

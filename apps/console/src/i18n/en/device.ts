@@ -1,5 +1,22 @@
 /** The device page's tabs (pages/device/*: live, chart, uplinks, photos, settings, retention). */
 export const device = {
+  /** The page around the tabs (pages/device/DevicePage.tsx). */
+  page: {
+    loading: 'Loading the device',
+    notFound: 'Device not found',
+    noSuchDevice: 'There is no device {{eui}} on this account. <devices>All devices</devices>',
+    breadcrumb: 'Breadcrumb',
+    lastSeen: 'last seen {{when}}',
+    sections: 'Device sections',
+    tabs: {
+      live: 'Live',
+      uplinks: 'Uplinks',
+      commands: 'Commands',
+      photos: 'Photos',
+      connect: 'Connect',
+      settings: 'Settings',
+    },
+  },
   chart: {
     title: 'Chart',
     range: 'Time range',

@@ -2,6 +2,7 @@
 export const shell = {
   skipLink: 'Skip to content',
   brand: 'Device Telemetry',
+  mainMenu: 'Main',
   menu: 'Menu',
   live: { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' },
   signedInAs: 'Signed in as',

@@ -1,27 +1,23 @@
 import type { AlertMailOutcomeWire, AlertWire } from '@dts/domain';
+import type { TFunction } from 'i18next';
+import { useTranslation } from '../../i18n';
 import { utcText } from '../../lib/format';
 
-const MAIL_TEXT: Record<AlertMailOutcomeWire['state'], string> = {
-  pending: 'waiting to be sent',
-  sent: 'sent',
-  held: 'held over the hourly limit, for the hour’s digest',
-  digested: 'sent in a digest',
-  skipped: 'not sent',
-};
-
-function mailLine(outcome: AlertMailOutcomeWire): string {
-  return outcome.reason ? `${MAIL_TEXT[outcome.state]}: ${outcome.reason}` : MAIL_TEXT[outcome.state];
+function mailLine(t: TFunction, outcome: AlertMailOutcomeWire): string {
+  const state = t(`alerts.details.mail.${outcome.state}`);
+  return outcome.reason ? t('alerts.details.withReason', { outcome: state, reason: outcome.reason }) : state;
 }
 
 /** What was observed, member by member; `cleared_by` is its own part. */
 function Observed({ details }: { details: Record<string, unknown> }) {
+  const { t } = useTranslation();
   const entries = Object.entries(details).filter(([k]) => k !== 'cleared_by');
   if (entries.length === 0) return null;
   return (
     <dl className="kv small">
       {entries.map(([k, v]) => (
         <div key={k}>
-          <dt>{k === 'last_uplink_unix' ? 'last uplink (UTC)' : k}</dt>
+          <dt>{k === 'last_uplink_unix' ? t('alerts.details.lastUplink') : k}</dt>
           <dd className="mono">{k.endsWith('_unix') && typeof v === 'number' ? utcText(v) : typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
         </div>
       ))}
@@ -31,34 +27,35 @@ function Observed({ details }: { details: Record<string, unknown> }) {
 
 /** An alert's history: raised, cleared, acknowledged, with what was observed each time and what became of its mails. */
 export function AlertDetails({ alert }: { alert: AlertWire }) {
+  const { t } = useTranslation();
   const clearedBy = alert.details.cleared_by as Record<string, unknown> | undefined;
   return (
     <div className="alert-details">
       <ol className="alert-history">
         <li>
-          <strong>Raised</strong> <span className="mono">{utcText(alert.raised_unix)} UTC</span>
+          <strong>{t('alerts.details.raised')}</strong> <span className="mono">{utcText(alert.raised_unix)} UTC</span>
           <p>{alert.message}</p>
           <Observed details={alert.details} />
-          {alert.mail ? <p className="small">E-mail: {mailLine(alert.mail.raised)}</p> : null}
+          {alert.mail ? <p className="small">{t('alerts.details.email', { outcome: mailLine(t, alert.mail.raised) })}</p> : null}
         </li>
         {alert.acknowledged_unix !== null ? (
           <li>
-            <strong>Acknowledged</strong> <span className="mono">{utcText(alert.acknowledged_unix)} UTC</span>
+            <strong>{t('alerts.details.acknowledged')}</strong> <span className="mono">{utcText(alert.acknowledged_unix)} UTC</span>
           </li>
         ) : null}
         {alert.cleared_unix !== null ? (
           <li>
-            <strong>Cleared</strong> <span className="mono">{utcText(alert.cleared_unix)} UTC</span>
+            <strong>{t('alerts.details.cleared')}</strong> <span className="mono">{utcText(alert.cleared_unix)} UTC</span>
             {clearedBy && typeof clearedBy === 'object' ? <Observed details={clearedBy} /> : null}
-            {alert.mail?.cleared ? <p className="small">E-mail: {mailLine(alert.mail.cleared)}</p> : null}
+            {alert.mail?.cleared ? <p className="small">{t('alerts.details.email', { outcome: mailLine(t, alert.mail.cleared) })}</p> : null}
           </li>
         ) : (
           <li>
-            <strong>Still active</strong> <span className="muted">until the condition ends</span>
+            <strong>{t('alerts.details.stillActive')}</strong> <span className="muted">{t('alerts.details.untilConditionEnds')}</span>
           </li>
         )}
       </ol>
-      {alert.mail === null ? <p className="muted small">The rule sends no e-mail.</p> : null}
+      {alert.mail === null ? <p className="muted small">{t('alerts.details.noEmail')}</p> : null}
     </div>
   );
 }

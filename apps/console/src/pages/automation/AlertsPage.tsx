@@ -1,5 +1,6 @@
 import { ALERT_STATE_FILTERS, type AlertStateFilter, type AlertWire } from '@dts/domain';
 import { Fragment, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useCan } from '../../api/organisation';
 import { SelectField } from '../../components/form';
@@ -7,15 +8,9 @@ import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui'
 import { useAcknowledgeAlert, useAlerts } from '../../hooks/alerts';
 import { useAllDevices } from '../../hooks/devices';
 import { useNow } from '../../hooks/now';
-import { plural, relativeTime, utcText } from '../../lib/format';
+import { useTranslation } from '../../i18n';
+import { relativeTime, utcText } from '../../lib/format';
 import { AlertDetails } from './AlertDetails';
-
-const STATE_LABEL: Record<AlertStateFilter, string> = {
-  active: 'Active',
-  cleared: 'Cleared',
-  acknowledged: 'Acknowledged',
-  unacknowledged: 'Not acknowledged',
-};
 
 /** The filters as they live in the address bar (the header's bell links to ?state=active). */
 function readFilters(search: string): { state: AlertStateFilter | ''; eui: string } {
@@ -25,16 +20,22 @@ function readFilters(search: string): { state: AlertStateFilter | ''; eui: strin
 }
 
 export function AlertStateBadge({ alert }: { alert: AlertWire }) {
+  const { t } = useTranslation();
   return (
     <span className="badge-row">
-      {alert.state === 'active' ? <span className="badge badge-bad">active</span> : <span className="badge badge-off">cleared</span>}
-      {alert.acknowledged ? <span className="badge badge-info">acknowledged</span> : null}
+      {alert.state === 'active' ? (
+        <span className="badge badge-bad">{t('alerts.badge.active')}</span>
+      ) : (
+        <span className="badge badge-off">{t('alerts.badge.cleared')}</span>
+      )}
+      {alert.acknowledged ? <span className="badge badge-info">{t('alerts.badge.acknowledged')}</span> : null}
     </span>
   );
 }
 
 /** Alerts, newest first, live: filtered by state and device, paged, acknowledged, each with its history. */
 export function AlertsPage() {
+  const { t } = useTranslation();
   const operator = useCan('operator');
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -57,55 +58,46 @@ export function AlertsPage() {
 
   return (
     <>
-      <PageHeader
-        title="Alerts"
-        subtitle={
-          <>
-            What the <Link href="/rules">alert rules</Link> raised, newest first. New alerts and changes appear here as they happen.
-          </>
-        }
-      />
+      <PageHeader title={t('alerts.title')} subtitle={<Trans t={t} i18nKey="alerts.subtitle" components={{ rules: <Link href="/rules" /> }} />} />
       <Card>
         <div className="toolbar alert-filters">
           <SelectField
-            label="State"
+            label={t('alerts.filters.state')}
             value={filters.state}
-            empty="All alerts"
+            empty={t('alerts.filters.allAlerts')}
             onChange={(e) => setFilter({ state: e.target.value as AlertStateFilter | '' })}
-            options={ALERT_STATE_FILTERS.map((s) => ({ value: s, label: STATE_LABEL[s] }))}
+            options={ALERT_STATE_FILTERS.map((s) => ({ value: s, label: t(`alerts.state.${s}`) }))}
           />
           <SelectField
-            label="Device"
+            label={t('alerts.filters.device')}
             value={filters.eui}
-            empty="Every device"
+            empty={t('alerts.filters.everyDevice')}
             onChange={(e) => setFilter({ eui: e.target.value })}
             options={(devices.data ?? []).map((d) => ({ value: d.devEUI, label: d.label ? `${d.label} (${d.devEUI})` : d.devEUI }))}
           />
         </div>
       </Card>
-      <Card title="Alerts" id="alerts">
-        {alerts.isPending ? <Loading what="Loading alerts" /> : null}
+      <Card title={t('alerts.title')} id="alerts">
+        {alerts.isPending ? <Loading what={t('alerts.loading')} /> : null}
         <ErrorBox error={alerts.error ?? ack.error} />
-        {alerts.data && list.length === 0 ? (
-          <Empty>{filters.state || filters.eui ? 'No alerts match these filters.' : 'No alerts yet. Rules raise them as uplinks arrive.'}</Empty>
-        ) : null}
+        {alerts.data && list.length === 0 ? <Empty>{filters.state || filters.eui ? t('alerts.noMatch') : t('alerts.none')}</Empty> : null}
         {list.length > 0 ? (
           <>
             <p className="muted small" role="status">
-              {alerts.data?.more ? `${plural(list.length, 'alert')} shown; older ones below.` : plural(list.length, 'alert')}
+              {alerts.data?.more ? t('alerts.shownMore', { count: list.length }) : t('alerts.shown', { count: list.length })}
             </p>
             <div className="table-scroll">
               <table className="data-table static alerts-table stack-table">
-                <caption className="sr-only">Alerts</caption>
+                <caption className="sr-only">{t('alerts.title')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Raised (UTC)</th>
-                    <th scope="col">Device</th>
-                    <th scope="col">Rule</th>
-                    <th scope="col">Message</th>
-                    <th scope="col">State</th>
+                    <th scope="col">{t('alerts.table.raised')}</th>
+                    <th scope="col">{t('alerts.table.device')}</th>
+                    <th scope="col">{t('alerts.table.rule')}</th>
+                    <th scope="col">{t('alerts.table.message')}</th>
+                    <th scope="col">{t('alerts.table.state')}</th>
                     <th scope="col">
-                      <span className="sr-only">Actions</span>
+                      <span className="sr-only">{t('alerts.table.actions')}</span>
                     </th>
                   </tr>
                 </thead>
@@ -113,21 +105,21 @@ export function AlertsPage() {
                   {list.map((a) => (
                     <Fragment key={a.uid}>
                       <tr data-alert={a.uid} data-state={a.state} className={a.state === 'active' ? 'alert-active' : undefined}>
-                        <td data-label="Raised (UTC)" className="nowrap">
+                        <td data-label={t('alerts.table.raised')} className="nowrap">
                           {utcText(a.raised_unix)}
                           <br />
                           <span className="muted small">{relativeTime(a.raised_unix, now)}</span>
                         </td>
-                        <td data-label="Device">
+                        <td data-label={t('alerts.table.device')}>
                           <Link href={`/devices/${a.devEUI}`}>{label(a.devEUI)}</Link>
                         </td>
-                        <td data-label="Rule" className="wrap">
-                          {a.rule.uid === null ? <span className="muted">{a.rule.name} (deleted)</span> : a.rule.name}
+                        <td data-label={t('alerts.table.rule')} className="wrap">
+                          {a.rule.uid === null ? <span className="muted">{t('alerts.ruleDeleted', { name: a.rule.name })}</span> : a.rule.name}
                         </td>
-                        <td data-label="Message" className="wrap">
+                        <td data-label={t('alerts.table.message')} className="wrap">
                           {a.message}
                         </td>
-                        <td data-label="State">
+                        <td data-label={t('alerts.table.state')}>
                           <AlertStateBadge alert={a} />
                         </td>
                         <td>
@@ -137,20 +129,20 @@ export function AlertsPage() {
                               className="small"
                               aria-expanded={open === a.uid}
                               aria-controls={`alert-${a.uid}-details`}
-                              aria-label={`History of alert ${a.uid}`}
+                              aria-label={t('alerts.historyOf', { uid: a.uid })}
                               onClick={() => setOpen(open === a.uid ? null : a.uid)}
                             >
-                              History
+                              {t('alerts.history')}
                             </button>
                             {operator && !a.acknowledged ? (
                               <button
                                 type="button"
                                 className="small primary"
-                                aria-label={`Acknowledge: ${a.message}`}
+                                aria-label={t('alerts.acknowledgeLabel', { message: a.message })}
                                 disabled={ack.isPending && ack.variables === a.uid}
                                 onClick={() => ack.mutate(a.uid)}
                               >
-                                Acknowledge
+                                {t('alerts.acknowledge')}
                               </button>
                             ) : null}
                           </span>
@@ -171,7 +163,7 @@ export function AlertsPage() {
             {alerts.hasNextPage ? (
               <p>
                 <button type="button" onClick={() => void alerts.fetchNextPage()} disabled={alerts.isFetchingNextPage}>
-                  {alerts.isFetchingNextPage ? 'Loading older alerts…' : 'Load older alerts'}
+                  {alerts.isFetchingNextPage ? t('alerts.loadingOlder') : t('alerts.loadOlder')}
                 </button>
               </p>
             ) : null}

@@ -4,13 +4,15 @@ import { useCan } from '../../api/organisation';
 import { ErrorBox } from '../../components/ui';
 import { useAcknowledgeAlert, useActiveAlerts } from '../../hooks/alerts';
 import { useNow } from '../../hooks/now';
-import { plural, relativeTime } from '../../lib/format';
+import { useTranslation } from '../../i18n';
+import { relativeTime } from '../../lib/format';
 
 /**
  * The device's active alerts, over its tabs: live (raised and cleared through the live feed), each
  * acknowledgeable by those who may. Nothing when none is active.
  */
 export function DeviceAlerts({ eui }: { eui: string }) {
+  const { t } = useTranslation();
   const active = useActiveAlerts(eui);
   const ack = useAcknowledgeAlert();
   const operator = useCan('operator');
@@ -20,7 +22,7 @@ export function DeviceAlerts({ eui }: { eui: string }) {
   return (
     <section className="device-alerts" aria-labelledby="device-alerts-title">
       <h2 id="device-alerts-title">
-        <BellRing aria-hidden size={18} /> {plural(list.length, 'active alert')}
+        <BellRing aria-hidden size={18} /> {t('alerts.device.title', { count: list.length })}
       </h2>
       <ul>
         {list.slice(0, 5).map((a) => (
@@ -28,21 +30,27 @@ export function DeviceAlerts({ eui }: { eui: string }) {
             <span>
               {a.message}{' '}
               <span className="muted small">
-                · {a.rule.name} · raised {relativeTime(a.raised_unix, now)}
+                · {a.rule.name} · {t('alerts.device.raised', { when: relativeTime(a.raised_unix, now) })}
               </span>
             </span>
             {a.acknowledged ? (
-              <span className="badge badge-info">acknowledged</span>
+              <span className="badge badge-info">{t('alerts.badge.acknowledged')}</span>
             ) : operator ? (
-              <button type="button" className="small" aria-label={`Acknowledge: ${a.message}`} disabled={ack.isPending} onClick={() => ack.mutate(a.uid)}>
-                Acknowledge
+              <button
+                type="button"
+                className="small"
+                aria-label={t('alerts.acknowledgeLabel', { message: a.message })}
+                disabled={ack.isPending}
+                onClick={() => ack.mutate(a.uid)}
+              >
+                {t('alerts.acknowledge')}
               </button>
             ) : null}
           </li>
         ))}
       </ul>
       <ErrorBox error={ack.error} />
-      <Link href={`/alerts?eui=${eui}`}>{list.length > 5 ? 'See all of this device’s alerts' : 'This device’s alerts'}</Link>
+      <Link href={`/alerts?eui=${eui}`}>{list.length > 5 ? t('alerts.device.seeAll') : t('alerts.device.thisDevice')}</Link>
     </section>
   );
 }

@@ -2,7 +2,6 @@ import {
   type CreatedIntegrationWire,
   DEFAULT_TOPIC_TEMPLATE,
   EVENT_TYPES,
-  type EventType,
   INTEGRATION_NAME_MAX_LENGTH,
   INTEGRATION_URL_MAX_LENGTH,
   type IntegrationKind,
@@ -14,14 +13,8 @@ import { SelectField, TextField } from '../../components/form';
 import { ErrorBox } from '../../components/ui';
 import { useCreateIntegration, useUpdateIntegration } from '../../hooks/integrations';
 import { type IntegrationDraft, integrationBody, integrationDraft } from '../../lib/automation-draft';
+import { useTranslation } from '../../i18n';
 import { ScopeFields } from './ScopeFields';
-
-export const EVENT_LABEL: Record<EventType, string> = {
-  uplink: 'Uplinks: each new uplink',
-  command: 'Commands: created or moved to another status',
-  alert: 'Alerts: raised or cleared',
-  image: 'Images: processed, annotated or failed',
-};
 
 /**
  * A webhook's or an MQTT broker's form. Creating answers with the webhook's secret, which the page
@@ -36,6 +29,7 @@ export function IntegrationForm({
   onDone: (saved: IntegrationWire | CreatedIntegrationWire) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState<IntegrationDraft>(() => integrationDraft(integration));
   const [eventsProblem, setEventsProblem] = useState<string | null>(null);
   const create = useCreateIntegration();
@@ -47,7 +41,7 @@ export function IntegrationForm({
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (draft.events.length === 0) {
-      setEventsProblem('Choose at least one kind of event.');
+      setEventsProblem(t('integrations.form.chooseEvent'));
       return;
     }
     setEventsProblem(null);
@@ -60,10 +54,15 @@ export function IntegrationForm({
   const eventsError = eventsProblem ?? fieldError(error, 'events');
 
   return (
-    <form onSubmit={save} noValidate className="automation-form" aria-label={integration ? `Edit integration ${integration.name}` : 'New integration'}>
+    <form
+      onSubmit={save}
+      noValidate
+      className="automation-form"
+      aria-label={integration ? t('integrations.form.editLabel', { name: integration.name }) : t('integrations.form.newLabel')}
+    >
       <div className="grid-2">
         <TextField
-          label="Name"
+          label={t('integrations.form.name')}
           required
           maxLength={INTEGRATION_NAME_MAX_LENGTH}
           value={draft.name}
@@ -71,44 +70,40 @@ export function IntegrationForm({
           error={fieldError(error, 'name')}
         />
         <SelectField
-          label="Kind"
+          label={t('integrations.form.kind')}
           value={draft.kind}
           disabled={!!integration}
-          hint={integration ? 'An integration keeps its kind.' : undefined}
+          hint={integration ? t('integrations.form.kindKept') : undefined}
           onChange={(e) => set({ kind: e.target.value as IntegrationKind })}
           options={[
-            { value: 'webhook', label: 'Webhook (HTTP POST, signed)' },
-            { value: 'mqtt', label: 'MQTT broker' },
+            { value: 'webhook', label: t('integrations.form.webhook') },
+            { value: 'mqtt', label: t('integrations.form.mqtt') },
           ]}
           error={fieldError(error, 'kind')}
         />
       </div>
       <TextField
-        label={mqtt ? 'Broker URL' : 'Endpoint URL'}
+        label={mqtt ? t('integrations.form.brokerUrl') : t('integrations.form.endpointUrl')}
         required
         className="mono"
         maxLength={INTEGRATION_URL_MAX_LENGTH}
         placeholder={mqtt ? 'mqtts://broker.example.org:8883' : 'https://example.org/hooks/telemetry'}
         value={draft.url}
         onChange={(e) => set({ url: e.target.value })}
-        hint={
-          mqtt
-            ? 'mqtt://host[:1883] or mqtts://host[:8883], without credentials or a path.'
-            : 'Events are POSTed here as JSON, signed as Standard Webhooks says.'
-        }
+        hint={mqtt ? t('integrations.form.brokerHint') : t('integrations.form.endpointHint')}
         error={fieldError(error, 'url')}
         autoComplete="off"
       />
       <fieldset className={`event-choice${eventsError ? ' field-invalid' : ''}`} aria-describedby={eventsError ? 'integration-events-error' : undefined}>
-        <legend>Events</legend>
-        {EVENT_TYPES.map((t) => (
-          <label key={t} className="check">
+        <legend>{t('integrations.form.events')}</legend>
+        {EVENT_TYPES.map((type) => (
+          <label key={type} className="check">
             <input
               type="checkbox"
-              checked={draft.events.includes(t)}
-              onChange={(e) => set({ events: e.target.checked ? [...draft.events, t] : draft.events.filter((x) => x !== t) })}
+              checked={draft.events.includes(type)}
+              onChange={(e) => set({ events: e.target.checked ? [...draft.events, type] : draft.events.filter((x) => x !== type) })}
             />{' '}
-            {EVENT_LABEL[t]}
+            {t(`integrations.form.eventLabels.${type}`)}
           </label>
         ))}
         {eventsError ? (
@@ -119,41 +114,41 @@ export function IntegrationForm({
       </fieldset>
       {mqtt ? (
         <fieldset className="kind-fields">
-          <legend>MQTT</legend>
+          <legend>{t('integrations.form.mqttLegend')}</legend>
           <div className="grid-2">
             <TextField
-              label="Topic"
+              label={t('integrations.form.topic')}
               className="mono"
               placeholder={DEFAULT_TOPIC_TEMPLATE}
               value={draft.topic}
               onChange={(e) => set({ topic: e.target.value })}
-              hint={`With {devEUI}, {event} and {account}. Empty: ${DEFAULT_TOPIC_TEMPLATE}.`}
+              hint={t('integrations.form.topicHint', { topic: DEFAULT_TOPIC_TEMPLATE })}
               error={fieldError(error, 'topic')}
               autoComplete="off"
             />
             <SelectField
-              label="QoS"
+              label={t('integrations.form.qos')}
               value={draft.qos}
               onChange={(e) => set({ qos: Number(e.target.value) === 0 ? 0 : 1 })}
               options={[
-                { value: 1, label: '1: acknowledged by the broker' },
-                { value: 0, label: '0: sent once written' },
+                { value: 1, label: t('integrations.form.qos1') },
+                { value: 0, label: t('integrations.form.qos0') },
               ]}
               error={fieldError(error, 'qos')}
             />
             <TextField
-              label="Username (optional)"
+              label={t('integrations.form.username')}
               value={draft.username}
               onChange={(e) => set({ username: e.target.value })}
               error={fieldError(error, 'username')}
               autoComplete="off"
             />
             <TextField
-              label={integration?.has_password ? 'New password (optional)' : 'Password (optional)'}
+              label={integration?.has_password ? t('integrations.form.newPassword') : t('integrations.form.password')}
               type="password"
               value={draft.password}
               onChange={(e) => set({ password: e.target.value, clearPassword: false })}
-              hint={integration?.has_password ? 'A password is stored. Leave this empty to keep it.' : 'Kept encrypted; never shown again.'}
+              hint={integration?.has_password ? t('integrations.form.passwordStored') : t('integrations.form.passwordKept')}
               error={fieldError(error, 'password')}
               autoComplete="new-password"
             />
@@ -161,7 +156,7 @@ export function IntegrationForm({
           {integration?.has_password ? (
             <label className="check">
               <input type="checkbox" checked={draft.clearPassword} disabled={!!draft.password} onChange={(e) => set({ clearPassword: e.target.checked })} />{' '}
-              Remove the stored password
+              {t('integrations.form.removePassword')}
             </label>
           ) : null}
         </fieldset>
@@ -169,16 +164,16 @@ export function IntegrationForm({
       <ScopeFields value={draft.scope} onChange={(scope) => set({ scope })} error={error} />
       <div className="checks">
         <label className="check">
-          <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
+          <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> {t('integrations.form.enabled')}
         </label>
       </div>
       <ErrorBox error={error} />
       <div className="dialog-actions">
         <button type="button" className="ghost" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="submit" className="primary" disabled={create.isPending || update.isPending}>
-          {integration ? 'Save integration' : 'Create integration'}
+          {integration ? t('integrations.form.save') : t('integrations.form.create')}
         </button>
       </div>
     </form>

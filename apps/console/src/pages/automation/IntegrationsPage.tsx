@@ -1,6 +1,7 @@
 import { DELIVERY_STATES, type DeliveryState, type IntegrationWire, type TestSendWire } from '@dts/domain';
 import { Pencil, Plus, Send } from 'lucide-react';
 import { useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { useCan } from '../../api/organisation';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -8,20 +9,25 @@ import { CopyValue } from '../../components/CopyValue';
 import { SelectField } from '../../components/form';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useDeleteIntegration, useDeliveries, useIntegrations, useRedeliver, useTestIntegration, useUpdateIntegration } from '../../hooks/integrations';
-import { plural, utcText } from '../../lib/format';
-import { integrationHealth } from '../../lib/integration-health';
+import { i18n, useTranslation } from '../../i18n';
+import { utcText } from '../../lib/format';
+import { HEALTH_NAME, integrationHealth } from '../../lib/integration-health';
 import { IntegrationForm } from './IntegrationForm';
 import { scopeText } from './ScopeFields';
 
 const TONE_CLASS = { ok: 'badge-ok', bad: 'badge-bad', off: 'badge-off', info: 'badge-info' } as const;
 const DELIVERY_CLASS: Record<DeliveryState, string> = { pending: 'badge-warn', delivered: 'badge-ok', failed: 'badge-bad' };
 
-/** The outcome of a test send, as a sentence. */
+/** The outcome of a test send, as a sentence in the console's language (the service's error as it wrote it). */
 function testText(name: string, outcome: TestSendWire): string {
-  const status = outcome.response_status === null ? '' : ` (HTTP ${outcome.response_status})`;
-  return outcome.delivered
-    ? `Test event delivered to ${name}${status} in ${outcome.latency_ms} ms.`
-    : `The test event did not reach ${name}${status}: ${outcome.error ?? 'no reason given'}.`;
+  const t = i18n.t;
+  const status = outcome.response_status;
+  if (outcome.delivered)
+    return status === null
+      ? t('integrations.test.delivered', { name, ms: outcome.latency_ms })
+      : t('integrations.test.deliveredStatus', { name, status, ms: outcome.latency_ms });
+  const reason = outcome.error ?? t('integrations.test.noReason');
+  return status === null ? t('integrations.test.failed', { name, reason }) : t('integrations.test.failedStatus', { name, status, reason });
 }
 
 /**
@@ -30,13 +36,14 @@ function testText(name: string, outcome: TestSendWire): string {
  * redelivery. The organisation's admins' and owners' (the service refuses the rest).
  */
 export function IntegrationsPage() {
+  const { t } = useTranslation();
   const admin = useCan('admin');
   if (!admin)
     return (
       <>
-        <PageHeader title="Integrations" />
+        <PageHeader title={t('integrations.title')} />
         <Card>
-          <p>Integrations send this account’s events to other systems. Only its admins and owners see and change them.</p>
+          <p>{t('integrations.adminsOnly')}</p>
         </Card>
       </>
     );
@@ -44,6 +51,7 @@ export function IntegrationsPage() {
 }
 
 function Integrations() {
+  const { t } = useTranslation();
   const integrations = useIntegrations();
   const update = useUpdateIntegration();
   const remove = useDeleteIntegration();
@@ -60,8 +68,8 @@ function Integrations() {
   return (
     <>
       <PageHeader
-        title="Integrations"
-        subtitle="Send uplinks, commands, alerts and images to your own systems as they happen: signed webhooks or an MQTT broker."
+        title={t('integrations.title')}
+        subtitle={t('integrations.subtitle')}
         actions={
           editing === null ? (
             <button
@@ -73,7 +81,7 @@ function Integrations() {
                 setEditing('new');
               }}
             >
-              <Plus aria-hidden size={16} /> New integration
+              <Plus aria-hidden size={16} /> {t('integrations.newIntegration')}
             </button>
           ) : null
         }
@@ -84,37 +92,36 @@ function Integrations() {
         </p>
       ) : null}
       {secret ? (
-        <Card title={`Signing secret of ${secret.name}`} id="webhook-secret">
+        <Card title={t('integrations.secretOf', { name: secret.name })} id="webhook-secret">
           <p>
-            Your receiver checks each request’s <span className="mono">webhook-signature</span> with this secret. It is shown now only: copy it and keep it
-            where the receiver reads it.
+            <Trans t={t} i18nKey="integrations.secretText" components={{ mono: <span className="mono" /> }} />
           </p>
-          <CopyValue value={secret.value} label={`Signing secret of ${secret.name}`} />
+          <CopyValue value={secret.value} label={t('integrations.secretOf', { name: secret.name })} />
           <div className="dialog-actions">
             <button type="button" onClick={() => setSecret(null)}>
-              I have stored it
+              {t('integrations.secretStored')}
             </button>
           </div>
         </Card>
       ) : null}
       {editing !== null && (editing === 'new' || current) ? (
-        <Card title={current ? `Edit ${current.name}` : 'New integration'} id="integration-form">
+        <Card title={current ? t('integrations.edit', { name: current.name }) : t('integrations.newIntegration')} id="integration-form">
           <IntegrationForm
             key={editing}
             integration={current}
             onCancel={() => setEditing(null)}
             onDone={(saved) => {
               setEditing(null);
-              setNotice(`Integration ${saved.name} saved.`);
+              setNotice(t('integrations.saved', { name: saved.name }));
               if ('secret' in saved && saved.secret) setSecret({ name: saved.name, value: saved.secret });
             }}
           />
         </Card>
       ) : null}
-      <Card title="Your integrations" id="integrations">
-        {integrations.isPending ? <Loading what="Loading integrations" /> : null}
+      <Card title={t('integrations.yours')} id="integrations">
+        {integrations.isPending ? <Loading what={t('integrations.loading')} /> : null}
         <ErrorBox error={integrations.error ?? update.error ?? remove.error ?? test.error} />
-        {integrations.data && list.length === 0 ? <Empty>No integrations yet. Make one with “New integration”.</Empty> : null}
+        {integrations.data && list.length === 0 ? <Empty>{t('integrations.none')}</Empty> : null}
         <ul className="integration-list">
           {list.map((i) => (
             <IntegrationItem
@@ -137,7 +144,7 @@ function Integrations() {
               onDelete={() =>
                 remove.mutate(i.uid, {
                   onSuccess: () => {
-                    setNotice(`Integration ${i.name} deleted.`);
+                    setNotice(t('integrations.deleted', { name: i.name }));
                     if (logOf === i.uid) setLogOf(null);
                   },
                 })
@@ -178,21 +185,22 @@ function IntegrationItem({
   deleting: boolean;
   onLog: () => void;
 }) {
+  const { t } = useTranslation();
   const health = integrationHealth(i);
   return (
     <li className="integration" data-integration={i.uid}>
       <div className="integration-head">
         <h3>{i.name}</h3>
-        <span className="badge">{i.kind === 'webhook' ? 'Webhook' : 'MQTT'}</span>
-        <span className={`badge ${TONE_CLASS[health.tone]}`} data-health={health.label}>
+        <span className="badge">{i.kind === 'webhook' ? t('integrations.item.webhook') : t('integrations.item.mqtt')}</span>
+        <span className={`badge ${TONE_CLASS[health.tone]}`} data-health={HEALTH_NAME[health.state]}>
           {health.label}
         </span>
-        {i.pending > 0 ? <span className="badge badge-warn">{plural(i.pending, 'delivery', 'deliveries')} waiting</span> : null}
+        {i.pending > 0 ? <span className="badge badge-warn">{t('integrations.item.waiting', { count: i.pending })}</span> : null}
       </div>
       <p className="mono small integration-url">{i.url}</p>
       <p className="small">
         {i.events.join(', ')} · {scopeText(i.devices)}
-        {i.kind === 'mqtt' ? ` · topic ${i.topic ?? ''} · QoS ${i.qos ?? 1}` : ''}
+        {i.kind === 'mqtt' ? t('integrations.item.mqttLine', { topic: i.topic ?? '', qos: i.qos ?? 1 }) : ''}
       </p>
       {health.detail ? <p className={`small health-detail health-${health.tone}`}>{health.detail}</p> : null}
       {tested ? (
@@ -206,107 +214,119 @@ function IntegrationItem({
           className="small"
           onClick={onTest}
           disabled={testing}
-          aria-label={testing ? `Sending… ${i.name}` : `Test ${i.name}`}
-          title="Send one signed test event now"
+          aria-label={testing ? t('integrations.item.sendingLabel', { name: i.name }) : t('integrations.item.testLabel', { name: i.name })}
+          title={t('integrations.item.testTitle')}
         >
-          <Send aria-hidden size={14} /> {testing ? 'Sending…' : 'Test'}
+          <Send aria-hidden size={14} /> {testing ? t('integrations.item.sending') : t('integrations.item.test')}
         </button>
-        <button type="button" className="small" onClick={onLog} aria-expanded={logShown} aria-label={`Delivery log of ${i.name}`}>
-          Delivery log
+        <button type="button" className="small" onClick={onLog} aria-expanded={logShown} aria-label={t('integrations.item.logLabel', { name: i.name })}>
+          {t('integrations.item.log')}
         </button>
-        <button type="button" className="small" onClick={onEdit} aria-label={`Edit ${i.name}`}>
-          <Pencil aria-hidden size={14} /> Edit
+        <button type="button" className="small" onClick={onEdit} aria-label={t('integrations.edit', { name: i.name })}>
+          <Pencil aria-hidden size={14} /> {t('integrations.item.editButton')}
         </button>
-        <button type="button" className="small" onClick={onToggle} disabled={toggling} aria-label={i.enabled ? `Switch off ${i.name}` : `Switch on ${i.name}`}>
-          {i.enabled ? 'Switch off' : 'Switch on'}
+        <button
+          type="button"
+          className="small"
+          onClick={onToggle}
+          disabled={toggling}
+          aria-label={i.enabled ? t('integrations.item.switchOffLabel', { name: i.name }) : t('integrations.item.switchOnLabel', { name: i.name })}
+        >
+          {i.enabled ? t('integrations.item.switchOff') : t('integrations.item.switchOn')}
         </button>
-        <ConfirmButton label="Delete" confirm={`Delete ${i.name} and its delivery log?`} pending={deleting} onConfirm={onDelete} />
+        <ConfirmButton
+          label={t('integrations.item.delete')}
+          confirm={t('integrations.item.confirmDelete', { name: i.name })}
+          pending={deleting}
+          onConfirm={onDelete}
+        />
       </div>
     </li>
   );
 }
 
 function DeliveryLog({ integration }: { integration: IntegrationWire }) {
+  const { t } = useTranslation();
   const [state, setState] = useState<DeliveryState | ''>('');
   const deliveries = useDeliveries(integration.uid, state ? { state } : {});
   const redeliver = useRedeliver(integration.uid);
   const rows = deliveries.data?.pages.flatMap((p) => p.rows) ?? [];
   const health = integrationHealth(integration, rows[0]);
   return (
-    <Card title={`Delivery log of ${integration.name}`} id="delivery-log">
+    <Card title={t('integrations.log.title', { name: integration.name })} id="delivery-log">
       {health.detail ? <p className={`small health-detail health-${health.tone}`}>{health.detail}</p> : null}
       <div className="toolbar delivery-filters">
         <SelectField
-          label="State"
+          label={t('integrations.log.state')}
           value={state}
-          empty="Every delivery"
+          empty={t('integrations.log.every')}
           onChange={(e) => setState(e.target.value as DeliveryState | '')}
-          options={DELIVERY_STATES.map((s) => ({ value: s, label: s }))}
+          options={DELIVERY_STATES.map((s) => ({ value: s, label: t(`integrations.log.states.${s}`) }))}
         />
       </div>
-      {deliveries.isPending ? <Loading what="Loading deliveries" /> : null}
+      {deliveries.isPending ? <Loading what={t('integrations.log.loading')} /> : null}
       <ErrorBox error={deliveries.error ?? redeliver.error} />
-      {deliveries.data && rows.length === 0 ? <Empty>{state ? `No ${state} deliveries.` : 'No deliveries yet: they appear as events happen.'}</Empty> : null}
+      {deliveries.data && rows.length === 0 ? <Empty>{state ? t(`integrations.log.noneInState.${state}`) : t('integrations.log.none')}</Empty> : null}
       {rows.length > 0 ? (
         <div className="table-scroll">
           <table className="data-table static deliveries-table stack-table">
-            <caption className="sr-only">{`Deliveries of ${integration.name}`}</caption>
+            <caption className="sr-only">{t('integrations.log.caption', { name: integration.name })}</caption>
             <thead>
               <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Device</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Last attempt (UTC)</th>
-                <th scope="col">Error</th>
+                <th scope="col">{t('integrations.log.table.event')}</th>
+                <th scope="col">{t('integrations.log.table.device')}</th>
+                <th scope="col">{t('integrations.log.table.state')}</th>
+                <th scope="col">{t('integrations.log.table.attempts')}</th>
+                <th scope="col">{t('integrations.log.table.answer')}</th>
+                <th scope="col">{t('integrations.log.table.lastAttempt')}</th>
+                <th scope="col">{t('integrations.log.table.error')}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('integrations.log.table.actions')}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((d) => (
                 <tr key={d.id} data-delivery={d.id} data-state={d.state}>
-                  <td data-label="Event">
+                  <td data-label={t('integrations.log.table.event')}>
                     {d.event_type} <span className="mono small muted">{d.event_id}</span>
                     <br />
                     <span className="small muted">{utcText(d.created_unix)}</span>
                   </td>
-                  <td data-label="Device">
+                  <td data-label={t('integrations.log.table.device')}>
                     <Link href={`/devices/${d.devEUI}`} className="mono">
                       {d.devEUI}
                     </Link>
                   </td>
-                  <td data-label="State">
-                    <span className={`badge ${DELIVERY_CLASS[d.state]}`}>{d.state}</span>
+                  <td data-label={t('integrations.log.table.state')}>
+                    <span className={`badge ${DELIVERY_CLASS[d.state]}`}>{t(`integrations.log.states.${d.state}`)}</span>
                   </td>
-                  <td data-label="Attempts">{d.attempts}</td>
-                  <td data-label="Answer" className="nowrap">
-                    {d.response_status === null ? (d.latency_ms === null ? '–' : 'no status') : `HTTP ${d.response_status}`}
+                  <td data-label={t('integrations.log.table.attempts')}>{d.attempts}</td>
+                  <td data-label={t('integrations.log.table.answer')} className="nowrap">
+                    {d.response_status === null ? (d.latency_ms === null ? '–' : t('integrations.log.noStatus')) : `HTTP ${d.response_status}`}
                     {d.latency_ms === null ? '' : ` · ${d.latency_ms} ms`}
                   </td>
-                  <td data-label="Last attempt (UTC)" className="small">
+                  <td data-label={t('integrations.log.table.lastAttempt')} className="small">
                     {utcText(d.last_attempt_unix)}
                     {d.state === 'pending' && d.next_attempt_unix !== null ? (
                       <>
                         <br />
-                        next {utcText(d.next_attempt_unix)}
+                        {t('integrations.log.next', { time: utcText(d.next_attempt_unix) })}
                       </>
                     ) : null}
                   </td>
-                  <td data-label="Error" className="small wrap delivery-error">
+                  <td data-label={t('integrations.log.table.error')} className="small wrap delivery-error">
                     {d.error ?? ''}
                   </td>
                   <td>
                     <button
                       type="button"
                       className="small"
-                      aria-label={`Redeliver ${d.event_id}`}
+                      aria-label={t('integrations.log.redeliverLabel', { id: d.event_id })}
                       disabled={redeliver.isPending && redeliver.variables === d.id}
                       onClick={() => redeliver.mutate(d.id, { onSuccess: () => void deliveries.refetch() })}
                     >
-                      Redeliver
+                      {t('integrations.log.redeliver')}
                     </button>
                   </td>
                 </tr>
@@ -318,7 +338,7 @@ function DeliveryLog({ integration }: { integration: IntegrationWire }) {
       {deliveries.hasNextPage ? (
         <p>
           <button type="button" onClick={() => void deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
-            {deliveries.isFetchingNextPage ? 'Loading older deliveries…' : 'Load older deliveries'}
+            {deliveries.isFetchingNextPage ? t('integrations.log.loadingOlder') : t('integrations.log.loadOlder')}
           </button>
         </p>
       ) : null}

@@ -1,5 +1,6 @@
 import { BATTERY_MEASURES, FENCE_TRIGGERS, OFFLINE_MINUTES_MAX, RULE_KINDS, RULE_NAME_MAX_LENGTH, type RuleKind, type RuleWire } from '@dts/domain';
 import { type FormEvent, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { fieldError } from '../../api/client';
 import { SelectField, TextField } from '../../components/form';
@@ -7,14 +8,8 @@ import { ErrorBox } from '../../components/ui';
 import { useFences } from '../../hooks/fences';
 import { useCreateRule, useUpdateRule } from '../../hooks/rules';
 import { type RuleDraft, type RuleFieldProblems, ruleBody, ruleDraft } from '../../lib/automation-draft';
+import { useTranslation } from '../../i18n';
 import { ScopeFields } from './ScopeFields';
-
-export const KIND_LABEL: Record<RuleKind, string> = {
-  fence: 'Fence: enters or leaves an area',
-  offline: 'Offline: no uplink for a while',
-  threshold: 'Threshold: a measurement passes a limit',
-  battery: 'Battery: runs low',
-};
 
 /** Measurements of the uplink table and its radio data; any other name is a number of the decoded payload. */
 const MEMBERS = ['temperature', 'humidity', 'battery_voltage', 'battery_percent', 'LAT', 'LON', 'ALT', 'RSSI', 'SNR', 'SF'];
@@ -25,6 +20,7 @@ const MEMBERS = ['temperature', 'humidity', 'battery_voltage', 'battery_percent'
  * before sending, the service's from its envelope after.
  */
 export function RuleForm({ rule, onDone, onCancel }: { rule?: RuleWire; onDone: (rule: RuleWire) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState<RuleDraft>(() => ruleDraft(rule));
   const [problems, setProblems] = useState<RuleFieldProblems>({});
   const create = useCreateRule();
@@ -50,10 +46,10 @@ export function RuleForm({ rule, onDone, onCancel }: { rule?: RuleWire; onDone: 
 
   const fenceList = fences.data ?? [];
   return (
-    <form onSubmit={save} noValidate className="automation-form" aria-label={rule ? `Edit rule ${rule.name}` : 'New rule'}>
+    <form onSubmit={save} noValidate className="automation-form" aria-label={rule ? t('rules.form.editLabel', { name: rule.name }) : t('rules.form.newLabel')}>
       <div className="grid-2">
         <TextField
-          label="Name"
+          label={t('rules.form.name')}
           required
           maxLength={RULE_NAME_MAX_LENGTH}
           value={draft.name}
@@ -61,63 +57,63 @@ export function RuleForm({ rule, onDone, onCancel }: { rule?: RuleWire; onDone: 
           error={at('name')}
         />
         <SelectField
-          label="Kind"
+          label={t('rules.form.kind')}
           value={draft.kind}
           disabled={!!rule}
-          hint={rule ? 'A rule keeps its kind; make a new rule for another.' : undefined}
+          hint={rule ? t('rules.form.kindKept') : undefined}
           onChange={(e) => {
             set({ kind: e.target.value as RuleKind });
             setProblems({});
           }}
-          options={RULE_KINDS.map((k) => ({ value: k, label: KIND_LABEL[k] }))}
+          options={RULE_KINDS.map((k) => ({ value: k, label: t(`rules.form.kinds.${k}`) }))}
           error={fieldError(error, 'kind')}
         />
       </div>
 
       <fieldset className="kind-fields">
-        <legend>Condition</legend>
+        <legend>{t('rules.form.condition')}</legend>
         {draft.kind === 'fence' ? (
           <div className="grid-2">
             <SelectField
-              label="Fence"
+              label={t('rules.form.fence')}
               value={draft.fence}
-              empty={fenceList.length ? 'Choose a fence' : 'No fences yet'}
+              empty={fenceList.length ? t('rules.form.chooseFence') : t('rules.form.noFences')}
               onChange={(e) => set({ fence: e.target.value })}
               options={fenceList.map((f) => ({ value: f.uid, label: f.name }))}
               error={at('fence')}
             />
             <SelectField
-              label="When the device"
+              label={t('rules.form.when')}
               value={draft.on}
               onChange={(e) => set({ on: e.target.value as RuleDraft['on'] })}
-              options={FENCE_TRIGGERS.map((t) => ({ value: t, label: t === 'enter' ? 'enters the fence' : 'leaves the fence' }))}
+              options={FENCE_TRIGGERS.map((on) => ({ value: on, label: on === 'enter' ? t('rules.form.enters') : t('rules.form.leaves') }))}
               error={fieldError(error, 'on')}
             />
             {fenceList.length === 0 && !fences.isPending ? (
               <p className="hint">
-                Draw a fence on the <Link href="/fences">Fences</Link> page first.
+                <Trans t={t} i18nKey="rules.form.drawFence" components={{ fences: <Link href="/fences" /> }} />
               </p>
             ) : null}
           </div>
         ) : null}
         {draft.kind === 'offline' ? (
           <TextField
-            label="Minutes without an uplink"
+            label={t('rules.form.minutes')}
             inputMode="numeric"
             value={draft.minutes}
             onChange={(e) => set({ minutes: e.target.value })}
-            hint={`From 1 to ${OFFLINE_MINUTES_MAX.toLocaleString('en')} (30 days). Cleared by the next uplink.`}
+            hint={t('rules.form.minutesHint', { max: OFFLINE_MINUTES_MAX })}
             error={at('minutes')}
           />
         ) : null}
         {draft.kind === 'threshold' ? (
           <div className="grid-2">
             <TextField
-              label="Measurement"
+              label={t('rules.form.member')}
               list="rule-members"
               value={draft.member}
               onChange={(e) => set({ member: e.target.value })}
-              hint="A column such as temperature or RSSI, or a number of the decoded payload by its name."
+              hint={t('rules.form.memberHint')}
               error={at('member')}
               autoComplete="off"
             />
@@ -127,21 +123,27 @@ export function RuleForm({ rule, onDone, onCancel }: { rule?: RuleWire; onDone: 
               ))}
             </datalist>
             <SelectField
-              label="Alert when it is"
+              label={t('rules.form.direction')}
               value={draft.direction}
               onChange={(e) => set({ direction: e.target.value as RuleDraft['direction'] })}
               options={[
-                { value: 'above', label: 'above the limit' },
-                { value: 'below', label: 'below the limit' },
+                { value: 'above', label: t('rules.form.above') },
+                { value: 'below', label: t('rules.form.below') },
               ]}
             />
-            <TextField label="Limit" inputMode="decimal" value={draft.limit} onChange={(e) => set({ limit: e.target.value })} error={at(draft.direction)} />
             <TextField
-              label="Hysteresis (optional)"
+              label={t('rules.form.limit')}
+              inputMode="decimal"
+              value={draft.limit}
+              onChange={(e) => set({ limit: e.target.value })}
+              error={at(draft.direction)}
+            />
+            <TextField
+              label={t('rules.form.hysteresis')}
               inputMode="decimal"
               value={draft.hysteresis}
               onChange={(e) => set({ hysteresis: e.target.value })}
-              hint="Cleared once the value is back past the limit by more than this."
+              hint={t('rules.form.hysteresisHint')}
               error={at('hysteresis')}
             />
           </div>
@@ -149,25 +151,25 @@ export function RuleForm({ rule, onDone, onCancel }: { rule?: RuleWire; onDone: 
         {draft.kind === 'battery' ? (
           <div className="grid-2">
             <SelectField
-              label="Measure"
+              label={t('rules.form.measure')}
               value={draft.measure}
               onChange={(e) => set({ measure: e.target.value as RuleDraft['measure'] })}
-              options={BATTERY_MEASURES.map((m) => ({ value: m, label: m === 'percent' ? 'Percentage' : 'Voltage' }))}
+              options={BATTERY_MEASURES.map((m) => ({ value: m, label: m === 'percent' ? t('rules.form.percent') : t('rules.form.voltage') }))}
               error={fieldError(error, 'measure')}
             />
             <TextField
-              label={draft.measure === 'percent' ? 'Alert below (%)' : 'Alert below (V)'}
+              label={draft.measure === 'percent' ? t('rules.form.belowPercent') : t('rules.form.belowVolt')}
               inputMode="decimal"
               value={draft.below}
               onChange={(e) => set({ below: e.target.value })}
               error={at('below')}
             />
             <TextField
-              label="Hysteresis (optional)"
+              label={t('rules.form.hysteresis')}
               inputMode="decimal"
               value={draft.hysteresis}
               onChange={(e) => set({ hysteresis: e.target.value })}
-              hint="Cleared once the battery is back above the limit by more than this."
+              hint={t('rules.form.batteryHysteresisHint')}
               error={at('hysteresis')}
             />
           </div>
@@ -178,19 +180,19 @@ export function RuleForm({ rule, onDone, onCancel }: { rule?: RuleWire; onDone: 
 
       <div className="checks">
         <label className="check">
-          <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
+          <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> {t('rules.form.enabled')}
         </label>
         <label className="check">
-          <input type="checkbox" checked={draft.email} onChange={(e) => set({ email: e.target.checked })} /> Also e-mail each alert raised and cleared
+          <input type="checkbox" checked={draft.email} onChange={(e) => set({ email: e.target.checked })} /> {t('rules.form.email')}
         </label>
       </div>
       <ErrorBox error={error} />
       <div className="dialog-actions">
         <button type="button" className="ghost" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="submit" className="primary" disabled={create.isPending || update.isPending}>
-          {rule ? 'Save rule' : 'Create rule'}
+          {rule ? t('rules.form.save') : t('rules.form.create')}
         </button>
       </div>
     </form>

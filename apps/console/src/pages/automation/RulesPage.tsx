@@ -1,39 +1,49 @@
 import type { FenceWire, RuleWire } from '@dts/domain';
 import { Pencil, Plus } from 'lucide-react';
 import { useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { useCan } from '../../api/organisation';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useFences } from '../../hooks/fences';
 import { useDeleteRule, useRules, useUpdateRule } from '../../hooks/rules';
+import { i18n, useTranslation } from '../../i18n';
 import { RuleForm } from './RuleForm';
 import { scopeText } from './ScopeFields';
 
-/** What a rule watches for, in one line. */
+/** What a rule watches for, in one line, in the console's language. */
 export function ruleCondition(rule: RuleWire, fences: readonly FenceWire[]): string {
+  const t = i18n.t;
   switch (rule.kind) {
     case 'fence': {
-      const fence = fences.find((f) => f.uid === rule.fence)?.name ?? `fence ${rule.fence}`;
-      return rule.on === 'enter' ? `Enters ${fence}` : `Leaves ${fence}`;
+      const fence = fences.find((f) => f.uid === rule.fence)?.name ?? t('rules.condition.fenceNumber', { uid: rule.fence });
+      return rule.on === 'enter' ? t('rules.condition.enters', { fence }) : t('rules.condition.leaves', { fence });
     }
     case 'offline':
-      return `No uplink for ${rule.minutes} min`;
+      return t('rules.condition.offline', { minutes: rule.minutes });
     case 'threshold': {
-      const band = rule.hysteresis ? ` (± ${rule.hysteresis})` : '';
-      return rule.above !== null ? `${rule.member} above ${rule.above}${band}` : `${rule.member} below ${rule.below}${band}`;
+      const member = rule.member;
+      if (rule.above !== null)
+        return rule.hysteresis
+          ? t('rules.condition.aboveBand', { member, limit: rule.above, band: rule.hysteresis })
+          : t('rules.condition.above', { member, limit: rule.above });
+      return rule.hysteresis
+        ? t('rules.condition.belowBand', { member, limit: rule.below, band: rule.hysteresis })
+        : t('rules.condition.below', { member, limit: rule.below });
     }
     case 'battery': {
-      const band = rule.hysteresis ? ` (± ${rule.hysteresis})` : '';
-      return rule.measure === 'percent' ? `Battery below ${rule.below} %${band}` : `Battery below ${rule.below} V${band}`;
+      const limit = rule.below;
+      if (rule.measure === 'percent')
+        return rule.hysteresis ? t('rules.condition.batteryPercentBand', { limit, band: rule.hysteresis }) : t('rules.condition.batteryPercent', { limit });
+      return rule.hysteresis ? t('rules.condition.batteryVoltBand', { limit, band: rule.hysteresis }) : t('rules.condition.batteryVolt', { limit });
     }
   }
 }
 
-const KIND_SHORT: Record<RuleWire['kind'], string> = { fence: 'Fence', offline: 'Offline', threshold: 'Threshold', battery: 'Battery' };
-
 /** Alert rules: listed with what each watches, made and changed one kind at a time, switched off, deleted. */
 export function RulesPage() {
+  const { t } = useTranslation();
   const operator = useCan('operator');
   const rules = useRules();
   const fences = useFences();
@@ -47,12 +57,8 @@ export function RulesPage() {
   return (
     <>
       <PageHeader
-        title="Alert rules"
-        subtitle={
-          <>
-            What raises an alert, for which devices. Alerts raised are listed on the <Link href="/alerts">Alerts</Link> page.
-          </>
-        }
+        title={t('rules.title')}
+        subtitle={<Trans t={t} i18nKey="rules.subtitle" components={{ alerts: <Link href="/alerts" /> }} />}
         actions={
           operator && editing === null ? (
             <button
@@ -63,7 +69,7 @@ export function RulesPage() {
                 setEditing('new');
               }}
             >
-              <Plus aria-hidden size={16} /> New rule
+              <Plus aria-hidden size={16} /> {t('rules.newRule')}
             </button>
           ) : null
         }
@@ -74,41 +80,37 @@ export function RulesPage() {
         </p>
       ) : null}
       {editing !== null && (editing === 'new' || current) ? (
-        <Card title={current ? `Edit ${current.name}` : 'New rule'} id="rule-form">
+        <Card title={current ? t('rules.edit', { name: current.name }) : t('rules.newRule')} id="rule-form">
           <RuleForm
             key={editing}
             rule={current}
             onCancel={() => setEditing(null)}
             onDone={(rule) => {
               setEditing(null);
-              setNotice(`Rule ${rule.name} saved.`);
+              setNotice(t('rules.saved', { name: rule.name }));
             }}
           />
         </Card>
       ) : null}
-      <Card title="Rules" id="rules">
-        {rules.isPending ? <Loading what="Loading rules" /> : null}
+      <Card title={t('rules.listTitle')} id="rules">
+        {rules.isPending ? <Loading what={t('rules.loading')} /> : null}
         <ErrorBox error={rules.error ?? update.error ?? remove.error} />
-        {rules.data && list.length === 0 ? (
-          <Empty>
-            {operator ? 'No rules yet. Make one with “New rule”: a fence left, a device gone quiet, a value too high, a battery running low.' : 'No rules yet.'}
-          </Empty>
-        ) : null}
+        {rules.data && list.length === 0 ? <Empty>{operator ? t('rules.noneOperator') : t('rules.none')}</Empty> : null}
         {list.length > 0 ? (
           <div className="table-scroll">
             <table className="data-table static stack-table">
-              <caption className="sr-only">Alert rules</caption>
+              <caption className="sr-only">{t('rules.title')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Condition</th>
-                  <th scope="col">Devices</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">State</th>
+                  <th scope="col">{t('rules.table.name')}</th>
+                  <th scope="col">{t('rules.table.kind')}</th>
+                  <th scope="col">{t('rules.table.condition')}</th>
+                  <th scope="col">{t('rules.table.devices')}</th>
+                  <th scope="col">{t('rules.table.email')}</th>
+                  <th scope="col">{t('rules.table.state')}</th>
                   {operator ? (
                     <th scope="col">
-                      <span className="sr-only">Actions</span>
+                      <span className="sr-only">{t('rules.table.actions')}</span>
                     </th>
                   ) : null}
                 </tr>
@@ -116,44 +118,46 @@ export function RulesPage() {
               <tbody>
                 {list.map((r) => (
                   <tr key={r.uid} data-rule={r.uid}>
-                    <td data-label="Name">{r.name}</td>
-                    <td data-label="Kind">{KIND_SHORT[r.kind]}</td>
-                    <td data-label="Condition" className="wrap">
+                    <td data-label={t('rules.table.name')}>{r.name}</td>
+                    <td data-label={t('rules.table.kind')}>{t(`rules.kindShort.${r.kind}`)}</td>
+                    <td data-label={t('rules.table.condition')} className="wrap">
                       {ruleCondition(r, fences.data ?? [])}
                     </td>
-                    <td data-label="Devices" className="small wrap">
+                    <td data-label={t('rules.table.devices')} className="small wrap">
                       {scopeText(r.devices)}
                     </td>
-                    <td data-label="E-mail">{r.email ? 'Yes' : 'No'}</td>
-                    <td data-label="State">{r.enabled ? <span className="badge badge-ok">enabled</span> : <span className="badge badge-off">off</span>}</td>
+                    <td data-label={t('rules.table.email')}>{r.email ? t('rules.yes') : t('rules.no')}</td>
+                    <td data-label={t('rules.table.state')}>
+                      {r.enabled ? <span className="badge badge-ok">{t('rules.enabled')}</span> : <span className="badge badge-off">{t('rules.off')}</span>}
+                    </td>
                     {operator ? (
                       <td>
                         <span className="row-actions">
                           <button
                             type="button"
                             className="small"
-                            aria-label={`Edit ${r.name}`}
+                            aria-label={t('rules.edit', { name: r.name })}
                             onClick={() => {
                               setNotice('');
                               setEditing(r.uid);
                             }}
                           >
-                            <Pencil aria-hidden size={14} /> Edit
+                            <Pencil aria-hidden size={14} /> {t('rules.editButton')}
                           </button>
                           <button
                             type="button"
                             className="small"
-                            aria-label={r.enabled ? `Switch off ${r.name}` : `Switch on ${r.name}`}
+                            aria-label={r.enabled ? t('rules.switchOffLabel', { name: r.name }) : t('rules.switchOnLabel', { name: r.name })}
                             disabled={update.isPending}
                             onClick={() => update.mutate({ uid: r.uid, body: { enabled: !r.enabled } })}
                           >
-                            {r.enabled ? 'Switch off' : 'Switch on'}
+                            {r.enabled ? t('rules.switchOff') : t('rules.switchOn')}
                           </button>
                           <ConfirmButton
-                            label="Delete"
-                            confirm={`Delete the rule ${r.name}? Its alerts stay listed.`}
+                            label={t('rules.delete')}
+                            confirm={t('rules.confirmDelete', { name: r.name })}
                             pending={remove.isPending}
-                            onConfirm={() => remove.mutate(r.uid, { onSuccess: () => setNotice(`Rule ${r.name} deleted.`) })}
+                            onConfirm={() => remove.mutate(r.uid, { onSuccess: () => setNotice(t('rules.deleted', { name: r.name })) })}
                           />
                         </span>
                       </td>

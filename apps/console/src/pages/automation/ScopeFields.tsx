@@ -1,5 +1,6 @@
 import { fieldError } from '../../api/client';
 import { TextField } from '../../components/form';
+import { i18n, useTranslation } from '../../i18n';
 import type { ScopeDraft } from '../../lib/automation-draft';
 
 /**
@@ -17,15 +18,16 @@ export function ScopeFields({
   error: unknown;
   disabled?: boolean;
 }) {
+  const { t } = useTranslation();
   const at = (member: keyof ScopeDraft) => fieldError(error, `devices.${member}`) ?? (member === 'euis' ? fieldError(error, 'devices') : undefined);
   return (
     <fieldset className="scope-fields" disabled={disabled}>
-      <legend>Devices</legend>
-      <p className="hint">Leave all three empty for every device. Each one filled in must hold.</p>
+      <legend>{t('rules.scope.legend')}</legend>
+      <p className="hint">{t('rules.scope.hint')}</p>
       <div className="scope-grid">
         <TextField
-          label="Device EUIs"
-          hint="Separated by commas or spaces."
+          label={t('rules.scope.euis')}
+          hint={t('rules.scope.euisHint')}
           value={value.euis}
           onChange={(e) => onChange({ ...value, euis: e.target.value })}
           error={at('euis')}
@@ -33,15 +35,15 @@ export function ScopeFields({
           autoComplete="off"
         />
         <TextField
-          label="Folder"
+          label={t('rules.scope.folder')}
           value={value.folder}
           onChange={(e) => onChange({ ...value, folder: e.target.value })}
           error={at('folder')}
           autoComplete="off"
         />
         <TextField
-          label="Tags"
-          hint="Any one of them, separated by commas."
+          label={t('rules.scope.tags')}
+          hint={t('rules.scope.tagsHint')}
           value={value.tags}
           onChange={(e) => onChange({ ...value, tags: e.target.value })}
           error={at('tags')}
@@ -52,12 +54,14 @@ export function ScopeFields({
   );
 }
 
-/** One line telling which devices a rule or integration covers. */
+/** One line telling which devices a rule or integration covers, in the console's language. */
 export function scopeText(devices: { euis: string[] | null; folder: string | null; tags: string[] | null } | null): string {
-  if (!devices) return 'Every device';
+  const t = i18n.t;
+  if (!devices) return t('rules.scope.every');
   const parts: string[] = [];
-  if (devices.euis?.length) parts.push(devices.euis.length === 1 ? `Device ${devices.euis[0]}` : `${devices.euis.length.toLocaleString('en')} chosen devices`);
-  if (devices.folder) parts.push(`Folder ${devices.folder}`);
-  if (devices.tags?.length) parts.push(`Tagged ${devices.tags.join(' or ')}`);
+  if (devices.euis?.length)
+    parts.push(devices.euis.length === 1 ? t('rules.scope.device', { eui: devices.euis[0] }) : t('rules.scope.chosen', { count: devices.euis.length }));
+  if (devices.folder) parts.push(t('rules.scope.inFolder', { folder: devices.folder }));
+  if (devices.tags?.length) parts.push(t('rules.scope.tagged', { tags: devices.tags.join(t('rules.scope.or')) }));
   return parts.join(' · ');
 }

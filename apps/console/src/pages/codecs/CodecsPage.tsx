@@ -1,3 +1,4 @@
+import { Trans } from 'react-i18next';
 import type { CodecWire } from '@dts/domain';
 import { FileUp, Plus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
@@ -112,14 +113,11 @@ function ImportCodecForm() {
     );
   };
   // One sentence with the path in its place, set in monospace.
-  const [introBefore, introAfter] = t('codecs.import.intro', { path: '\u0000' }).split('\u0000');
   return (
     <Card title={t('codecs.import.title')} id="import-codec">
       <form onSubmit={(e) => void submit(e)} noValidate>
         <p className="muted">
-          {introBefore}
-          <span className="mono">vendor/&lt;vendor&gt;/&lt;codec&gt;-codec.yaml</span>
-          {introAfter}
+          <Trans t={t} i18nKey="codecs.import.intro" values={{ path: 'vendor/<vendor>/<codec>-codec.yaml' }} components={{ path: <span className="mono" /> }} />
         </p>
         <TextField
           label={t('codecs.import.name')}

@@ -12,26 +12,12 @@ import { ArrowDown, ArrowLeft, ArrowRight, ArrowUp, GripVertical, Minus, MoveHor
 import { type FormEvent, type KeyboardEvent, type PointerEvent, useMemo, useReducer, useRef, useState } from 'react';
 import { SelectField, TextField } from '../../components/form';
 import { ErrorBox } from '../../components/ui';
-import { editorReducer, type EditorAction, type EditorState, KIND_NAMES, readingOrder } from '../../lib/dashboard-layout';
+import { Trans } from 'react-i18next';
+import { useTranslation } from '../../i18n';
+import { editorReducer, type EditorAction, type EditorState, kindName, readingOrder } from '../../lib/dashboard-layout';
 import { defaultTitle, useDescribe } from './describe';
 import { GAP_PX, ROW_PX } from './grid';
 import { WidgetForm } from './WidgetForm';
-
-export const SHARE_TEXT: Record<DashboardShareRole | 'private', string> = {
-  private: 'Only me',
-  viewer: 'Every member (viewers and up)',
-  operator: 'Operators, admins and owners',
-  admin: 'Admins and owners',
-};
-
-export const SHARE_BADGE: Record<DashboardShareRole, string> = {
-  viewer: 'Shared with every member',
-  operator: 'Shared with operators and up',
-  admin: 'Shared with admins and up',
-};
-
-/** Where a widget is, in words (screen readers hear it after each move). */
-const placeText = (w: DashboardWidget) => `column ${w.x + 1}, row ${w.y + 1}, ${w.w} columns wide, ${w.h} rows high`;
 
 /**
  * Editing a dashboard: its name and who sees it, widgets added, changed, moved and resized by one
@@ -57,6 +43,7 @@ export function DashboardEditor({
   onSave: (state: EditorState) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const [state, dispatch] = useReducer(editorReducer, { ...initial, dirty: false });
   const [form, setForm] = useState<{ mode: 'add' } | { mode: 'change'; id: string } | null>(initial.widgets.length === 0 ? { mode: 'add' } : null);
   const [announcement, setAnnouncement] = useState('');
@@ -66,12 +53,14 @@ export function DashboardEditor({
   const ordered = readingOrder(state.widgets);
   const editing = form?.mode === 'change' ? state.widgets.find((w) => w.id === form.id) : undefined;
   const titleOf = (w: DashboardWidget) => w.title || defaultTitle(w, byEui, describe);
+  /** Where a widget is, in words (screen readers hear it after each move). */
+  const placeText = (w: DashboardWidget) => t('dashboards.editor.place', { x: w.x + 1, y: w.y + 1, w: w.w, h: w.h });
 
-  const act = (action: EditorAction & { id: string }, what: string) => {
+  const act = (action: EditorAction & { id: string }, what: 'moved' | 'resized') => {
     const next = editorReducer(state, action);
     dispatch(action);
     const moved = next.widgets.find((w) => w.id === action.id);
-    if (moved) setAnnouncement(`${what}: ${titleOf(moved)} is now at ${placeText(moved)}.`);
+    if (moved) setAnnouncement(t(`dashboards.editor.${what}`, { title: titleOf(moved), place: placeText(moved) }));
   };
   const onKey = (w: DashboardWidget, event: KeyboardEvent) => {
     if (event.target !== event.currentTarget) return;
@@ -79,8 +68,8 @@ export function DashboardEditor({
     const d = step[event.key];
     if (!d) return;
     event.preventDefault();
-    if (event.shiftKey) act({ type: 'resize', id: w.id, dw: d[0], dh: d[1] }, 'Resized');
-    else act({ type: 'move', id: w.id, dx: d[0], dy: d[1] }, 'Moved');
+    if (event.shiftKey) act({ type: 'resize', id: w.id, dw: d[0], dh: d[1] }, 'resized');
+    else act({ type: 'move', id: w.id, dx: d[0], dy: d[1] }, 'moved');
   };
   // Dragging by a widget's head (a mouse or a finger; the keyboard has the arrows): the pointer's
   // travel in whole grid cells from where it was pressed moves the widget, the others making room.
@@ -108,12 +97,12 @@ export function DashboardEditor({
     const d = dragging.current;
     dragging.current = null;
     const moved = d && state.widgets.find((w) => w.id === d.id);
-    if (moved && (moved.x !== d.x0 || moved.y !== d.y0)) setAnnouncement(`Moved: ${titleOf(moved)} is now at ${placeText(moved)}.`);
+    if (moved && (moved.x !== d.x0 || moved.y !== d.y0)) setAnnouncement(t('dashboards.editor.moved', { title: titleOf(moved), place: placeText(moved) }));
   };
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (!state.name.trim()) {
-      setNameProblem('Give the dashboard a name.');
+      setNameProblem(t('dashboards.editor.nameMissing'));
       return;
     }
     setNameProblem('');
@@ -122,10 +111,10 @@ export function DashboardEditor({
 
   return (
     <div className="dash-editor">
-      <form className="card dash-editor-head" onSubmit={save} aria-label="Dashboard settings" noValidate>
+      <form className="card dash-editor-head" onSubmit={save} aria-label={t('dashboards.editor.settings')} noValidate>
         <div className="dash-editor-fields">
           <TextField
-            label="Name"
+            label={t('dashboards.name')}
             value={state.name}
             maxLength={DASHBOARD_NAME_MAX_LENGTH}
             onChange={(e) => dispatch({ type: 'rename', name: e.target.value })}
@@ -133,11 +122,11 @@ export function DashboardEditor({
           />
           {shareable ? (
             <SelectField
-              label="Who sees it"
+              label={t('dashboards.whoSees')}
               value={state.shared_role ?? 'private'}
-              options={(['private', ...DASHBOARD_SHARE_ROLES] as const).map((r) => ({ value: r, label: SHARE_TEXT[r] }))}
+              options={(['private', ...DASHBOARD_SHARE_ROLES] as const).map((r) => ({ value: r, label: t(`dashboards.share.${r}`) }))}
               onChange={(e) => dispatch({ type: 'share', role: e.target.value === 'private' ? null : (e.target.value as DashboardShareRole) })}
-              hint="Members who see it and may not change it see it read-only."
+              hint={t('dashboards.editor.whoSeesHint')}
             />
           ) : null}
         </div>
@@ -148,25 +137,22 @@ export function DashboardEditor({
             disabled={form !== null || state.widgets.length >= DASHBOARD_MAX_WIDGETS}
             aria-describedby={state.widgets.length >= DASHBOARD_MAX_WIDGETS ? 'dash-full' : undefined}
           >
-            <Plus aria-hidden size={16} /> Add widget
+            <Plus aria-hidden size={16} /> {t('dashboards.editor.addWidget')}
           </button>
           <button type="submit" className="primary" disabled={saving || form !== null}>
-            Save dashboard
+            {t('dashboards.editor.save')}
           </button>
           <button type="button" className="ghost" onClick={onCancel}>
-            {state.dirty ? 'Discard changes' : 'Done'}
+            {state.dirty ? t('dashboards.editor.discard') : t('dashboards.editor.done')}
           </button>
           {state.widgets.length >= DASHBOARD_MAX_WIDGETS ? (
             <span id="dash-full" className="muted small">
-              A dashboard holds at most {DASHBOARD_MAX_WIDGETS} widgets.
+              {t('dashboards.editor.full', { max: DASHBOARD_MAX_WIDGETS })}
             </span>
           ) : null}
         </div>
         <ErrorBox error={error} />
-        <p className="muted small">
-          Drag a widget by its title, or move it with its arrow buttons or, focused, with the arrow keys; Shift with the arrow keys makes it larger or smaller.
-          Widgets in the way move down.
-        </p>
+        <p className="muted small">{t('dashboards.editor.help')}</p>
       </form>
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
@@ -180,20 +166,20 @@ export function DashboardEditor({
           onDone={(widget) => {
             if (form.mode === 'change') dispatch({ type: 'change', id: form.id, widget });
             else dispatch({ type: 'add', widget });
-            setAnnouncement(form.mode === 'change' ? 'Widget changed.' : `${KIND_NAMES[widget.kind]} added.`);
+            setAnnouncement(form.mode === 'change' ? t('dashboards.editor.changed') : t('dashboards.editor.added', { kind: kindName(widget.kind) }));
             setForm(null);
           }}
         />
       ) : null}
-      {ordered.length === 0 && !form ? <p className="empty">No widget yet: add one.</p> : null}
-      <ul className="dash-grid dash-grid-edit" aria-label="Widgets" ref={grid}>
+      {ordered.length === 0 && !form ? <p className="empty">{t('dashboards.editor.empty')}</p> : null}
+      <ul className="dash-grid dash-grid-edit" aria-label={t('dashboards.editor.widgets')} ref={grid}>
         {ordered.map((w) => (
           <li
             key={w.id}
             className="dash-widget dash-widget-edit"
             style={{ gridColumn: `${w.x + 1} / span ${w.w}`, gridRow: `${w.y + 1} / span ${w.h}` }}
             tabIndex={0}
-            aria-label={`${KIND_NAMES[w.kind]}: ${titleOf(w)}, ${placeText(w)}`}
+            aria-label={t('dashboards.editor.widgetLabel', { kind: kindName(w.kind), title: titleOf(w), place: placeText(w) })}
             onKeyDown={(e) => onKey(w, e)}
           >
             <div
@@ -202,108 +188,113 @@ export function DashboardEditor({
               onPointerMove={moveDrag}
               onPointerUp={endDrag}
               onPointerCancel={endDrag}
-              title="Drag to move"
+              title={t('dashboards.editor.drag')}
             >
               <GripVertical aria-hidden size={16} className="dash-grip" />
               <h3>{titleOf(w)}</h3>
-              <span className="badge">{KIND_NAMES[w.kind]}</span>
+              <span className="badge">{kindName(w.kind)}</span>
             </div>
-            <p className="muted small dash-place">
-              Column {w.x + 1}, row {w.y + 1} · {w.w} × {w.h}
-            </p>
-            <div className="dash-tools" role="group" aria-label={`Arrange ${titleOf(w)}`}>
+            <p className="muted small dash-place">{t('dashboards.editor.placeShort', { x: w.x + 1, y: w.y + 1, w: w.w, h: w.h })}</p>
+            <div className="dash-tools" role="group" aria-label={t('dashboards.editor.arrange', { title: titleOf(w) })}>
               <button
                 type="button"
                 className="small"
-                onClick={() => act({ type: 'move', id: w.id, dx: -1, dy: 0 }, 'Moved')}
+                onClick={() => act({ type: 'move', id: w.id, dx: -1, dy: 0 }, 'moved')}
                 disabled={w.x === 0}
-                title="Move left"
+                title={t('dashboards.editor.moveLeft')}
               >
                 <ArrowLeft aria-hidden size={16} />
-                <span className="sr-only">Move left</span>
+                <span className="sr-only">{t('dashboards.editor.moveLeft')}</span>
               </button>
               <button
                 type="button"
                 className="small"
-                onClick={() => act({ type: 'move', id: w.id, dx: 1, dy: 0 }, 'Moved')}
+                onClick={() => act({ type: 'move', id: w.id, dx: 1, dy: 0 }, 'moved')}
                 disabled={w.x + w.w >= DASHBOARD_COLUMNS}
-                title="Move right"
+                title={t('dashboards.editor.moveRight')}
               >
                 <ArrowRight aria-hidden size={16} />
-                <span className="sr-only">Move right</span>
+                <span className="sr-only">{t('dashboards.editor.moveRight')}</span>
               </button>
               <button
                 type="button"
                 className="small"
-                onClick={() => act({ type: 'move', id: w.id, dx: 0, dy: -1 }, 'Moved')}
+                onClick={() => act({ type: 'move', id: w.id, dx: 0, dy: -1 }, 'moved')}
                 disabled={w.y === 0}
-                title="Move up"
+                title={t('dashboards.editor.moveUp')}
               >
                 <ArrowUp aria-hidden size={16} />
-                <span className="sr-only">Move up</span>
+                <span className="sr-only">{t('dashboards.editor.moveUp')}</span>
               </button>
-              <button type="button" className="small" onClick={() => act({ type: 'move', id: w.id, dx: 0, dy: 1 }, 'Moved')} title="Move down">
+              <button
+                type="button"
+                className="small"
+                onClick={() => act({ type: 'move', id: w.id, dx: 0, dy: 1 }, 'moved')}
+                title={t('dashboards.editor.moveDown')}
+              >
                 <ArrowDown aria-hidden size={16} />
-                <span className="sr-only">Move down</span>
+                <span className="sr-only">{t('dashboards.editor.moveDown')}</span>
               </button>
               <button
                 type="button"
                 className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: -1, dh: 0 }, 'Resized')}
+                onClick={() => act({ type: 'resize', id: w.id, dw: -1, dh: 0 }, 'resized')}
                 disabled={w.w <= 1}
-                title="Narrower"
+                title={t('dashboards.editor.narrower')}
               >
                 <Minus aria-hidden size={14} />
                 <MoveHorizontal aria-hidden size={16} />
-                <span className="sr-only">Narrower</span>
+                <span className="sr-only">{t('dashboards.editor.narrower')}</span>
               </button>
               <button
                 type="button"
                 className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: 1, dh: 0 }, 'Resized')}
+                onClick={() => act({ type: 'resize', id: w.id, dw: 1, dh: 0 }, 'resized')}
                 disabled={w.w >= DASHBOARD_COLUMNS}
-                title="Wider"
+                title={t('dashboards.editor.wider')}
               >
                 <Plus aria-hidden size={14} />
                 <MoveHorizontal aria-hidden size={16} />
-                <span className="sr-only">Wider</span>
+                <span className="sr-only">{t('dashboards.editor.wider')}</span>
               </button>
               <button
                 type="button"
                 className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: 0, dh: -1 }, 'Resized')}
+                onClick={() => act({ type: 'resize', id: w.id, dw: 0, dh: -1 }, 'resized')}
                 disabled={w.h <= 1}
-                title="Shorter"
+                title={t('dashboards.editor.shorter')}
               >
                 <Minus aria-hidden size={14} />
                 <MoveVertical aria-hidden size={16} />
-                <span className="sr-only">Shorter</span>
+                <span className="sr-only">{t('dashboards.editor.shorter')}</span>
               </button>
               <button
                 type="button"
                 className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: 0, dh: 1 }, 'Resized')}
+                onClick={() => act({ type: 'resize', id: w.id, dw: 0, dh: 1 }, 'resized')}
                 disabled={w.h >= DASHBOARD_WIDGET_HEIGHT_MAX}
-                title="Taller"
+                title={t('dashboards.editor.taller')}
               >
                 <Plus aria-hidden size={14} />
                 <MoveVertical aria-hidden size={16} />
-                <span className="sr-only">Taller</span>
+                <span className="sr-only">{t('dashboards.editor.taller')}</span>
               </button>
             </div>
             <div className="button-row">
               <button type="button" className="small" onClick={() => setForm({ mode: 'change', id: w.id })} disabled={form !== null}>
-                <Pencil aria-hidden size={14} /> Change<span className="sr-only"> {titleOf(w)}</span>
+                <Pencil aria-hidden size={14} />{' '}
+                <Trans t={t} i18nKey="dashboards.editor.change" values={{ title: titleOf(w) }} components={{ sr: <span className="sr-only" /> }} />
               </button>
               <button
                 type="button"
                 className="small danger"
                 onClick={() => {
                   dispatch({ type: 'remove', id: w.id });
-                  setAnnouncement(`${titleOf(w)} removed.`);
+                  setAnnouncement(t('dashboards.editor.removed', { title: titleOf(w) }));
                 }}
               >
-                <Trash2 aria-hidden size={14} /> Remove<span className="sr-only"> {titleOf(w)}</span>
+                <Trash2 aria-hidden size={14} />{' '}
+                <Trans t={t} i18nKey="dashboards.editor.remove" values={{ title: titleOf(w) }} components={{ sr: <span className="sr-only" /> }} />
               </button>
             </div>
           </li>

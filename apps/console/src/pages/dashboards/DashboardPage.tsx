@@ -7,7 +7,8 @@ import { ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useDashboard, useUpdateDashboard } from '../../hooks/dashboards';
 import { useAllDevices } from '../../hooks/devices';
 import { readingOrder } from '../../lib/dashboard-layout';
-import { DashboardEditor, SHARE_BADGE } from './DashboardEditor';
+import { useTranslation } from '../../i18n';
+import { DashboardEditor } from './DashboardEditor';
 import { defaultTitle, useDescribe } from './describe';
 import { WidgetBody } from './widgets';
 
@@ -16,6 +17,7 @@ import { WidgetBody } from './widgets';
  * tracks and alerts they read current). Its maker, or an admin for a shared one, edits it here.
  */
 export function DashboardPage({ uid }: { uid: string }) {
+  const { t } = useTranslation();
   const id = Number(uid);
   const dashboard = useDashboard(id);
   const devices = useAllDevices();
@@ -31,14 +33,14 @@ export function DashboardPage({ uid }: { uid: string }) {
   const d = dashboard.data;
   const mayEdit = !!d?.editable && operator;
 
-  if (dashboard.isPending) return <Loading what="Loading the dashboard" />;
+  if (dashboard.isPending) return <Loading what={t('dashboards.page.loading')} />;
   if (!d)
     return (
       <>
-        <PageHeader title="Dashboard" />
+        <PageHeader title={t('dashboards.page.title')} />
         <ErrorBox error={dashboard.error} />
         <p>
-          <Link href="/dashboards">All dashboards</Link>
+          <Link href="/dashboards">{t('dashboards.page.all')}</Link>
         </p>
       </>
     );
@@ -55,17 +57,18 @@ export function DashboardPage({ uid }: { uid: string }) {
         title={d.name}
         subtitle={
           <>
-            <Link href="/dashboards">Dashboards</Link>
+            <Link href="/dashboards">{t('dashboards.title')}</Link>
             {' · '}
-            {d.shared_role ? SHARE_BADGE[d.shared_role] : 'Private'}
-            {d.created_by ? `, made by ${d.created_by}` : ''}
-            {!mayEdit ? ' · read-only' : ''}
+            {d.created_by
+              ? t('dashboards.page.madeBy', { share: t(`dashboards.shareBadge.${d.shared_role ?? 'private'}`), maker: d.created_by })
+              : t(`dashboards.shareBadge.${d.shared_role ?? 'private'}`)}
+            {!mayEdit ? ` · ${t('dashboards.page.readOnly')}` : ''}
           </>
         }
         actions={
           mayEdit && !editing ? (
             <button type="button" className="primary" onClick={() => setEditing(true)}>
-              <Pencil aria-hidden size={16} /> Edit
+              <Pencil aria-hidden size={16} /> {t('dashboards.page.edit')}
             </button>
           ) : null
         }
@@ -88,7 +91,7 @@ export function DashboardPage({ uid }: { uid: string }) {
               { uid: d.uid, body: { name: state.name, shared_role: state.shared_role, widgets: state.widgets } },
               {
                 onSuccess: (saved) => {
-                  setNotice(`Dashboard ${saved.name} saved.`);
+                  setNotice(t('dashboards.page.saved', { name: saved.name }));
                   leaveEditing();
                 },
               },
@@ -97,7 +100,7 @@ export function DashboardPage({ uid }: { uid: string }) {
         />
       ) : (
         <>
-          {d.widgets.length === 0 ? <p className="empty">{mayEdit ? 'No widget yet: Edit adds the first one.' : 'This dashboard has no widget yet.'}</p> : null}
+          {d.widgets.length === 0 ? <p className="empty">{mayEdit ? t('dashboards.page.empty') : t('dashboards.page.emptyReadOnly')}</p> : null}
           <div className="dash-grid">
             {readingOrder(d.widgets).map((w: DashboardWidget) => (
               <section

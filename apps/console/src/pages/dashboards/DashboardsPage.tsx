@@ -8,11 +8,13 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { SelectField, TextField } from '../../components/form';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useCreateDashboard, useDashboards, useDeleteDashboard } from '../../hooks/dashboards';
-import { plural, utcText } from '../../lib/format';
-import { SHARE_BADGE, SHARE_TEXT } from './DashboardEditor';
+import { Trans } from 'react-i18next';
+import { useTranslation } from '../../i18n';
+import { utcText } from '../../lib/format';
 
 /** The dashboards the person sees where the console acts: opened, made (then edited at once), deleted. */
 export function DashboardsPage() {
+  const { t } = useTranslation();
   // A viewer reads the dashboards shared with them; making one takes an operator (docs/api.md §21).
   const operator = useCan('operator');
   const organisation = useActingOrganisation();
@@ -32,26 +34,17 @@ export function DashboardsPage() {
 
   return (
     <>
-      <PageHeader
-        title="Dashboards"
-        subtitle={
-          organisation
-            ? 'Charts, latest values, gauges, maps and alerts of your devices, live. Shared dashboards are seen by the members of the role they name.'
-            : 'Charts, latest values, gauges, maps and alerts of your devices, live.'
-        }
-      />
+      <PageHeader title={t('dashboards.title')} subtitle={organisation ? t('dashboards.list.subtitleShared') : t('dashboards.list.subtitle')} />
       {notice ? (
         <p className="notice" role="status">
           {notice}
         </p>
       ) : null}
       <div className={operator ? 'dash-list-layout' : undefined}>
-        <Card title="Your dashboards" id="dashboard-list">
+        <Card title={t('dashboards.list.yours')} id="dashboard-list">
           <ErrorBox error={dashboards.error ?? remove.error} />
-          {dashboards.isPending ? <Loading what="Loading dashboards" /> : null}
-          {!dashboards.isPending && list.length === 0 ? (
-            <Empty>{operator ? 'No dashboard yet: make the first one.' : 'No dashboard is shared with you here yet.'}</Empty>
-          ) : null}
+          {dashboards.isPending ? <Loading what={t('dashboards.list.loading')} /> : null}
+          {!dashboards.isPending && list.length === 0 ? <Empty>{operator ? t('dashboards.list.empty') : t('dashboards.list.emptyShared')}</Empty> : null}
           <ul className="dash-list">
             {list.map((d) => (
               <li key={d.uid}>
@@ -61,22 +54,19 @@ export function DashboardsPage() {
                     {d.name}
                   </Link>
                   <span className="muted small">
-                    {plural(d.widgets.length, 'widget')}
-                    {d.created_by ? `, made by ${d.created_by}` : ''}, changed {utcText(d.updated_unix)} UTC
+                    {d.created_by
+                      ? t('dashboards.list.infoMadeBy', { count: d.widgets.length, maker: d.created_by, changed: utcText(d.updated_unix) })
+                      : t('dashboards.list.info', { count: d.widgets.length, changed: utcText(d.updated_unix) })}
                   </span>
                 </div>
-                <span className={`badge ${d.shared_role ? 'badge-info' : 'badge-off'}`}>{d.shared_role ? SHARE_BADGE[d.shared_role] : 'Private'}</span>
-                {!d.editable || !operator ? <span className="badge">Read-only</span> : null}
+                <span className={`badge ${d.shared_role ? 'badge-info' : 'badge-off'}`}>{t(`dashboards.shareBadge.${d.shared_role ?? 'private'}`)}</span>
+                {!d.editable || !operator ? <span className="badge">{t('dashboards.list.readOnly')}</span> : null}
                 {d.editable && operator ? (
                   <ConfirmButton
-                    label={
-                      <>
-                        Delete<span className="sr-only"> {d.name}</span>
-                      </>
-                    }
-                    confirm={`Delete the dashboard ${d.name}?`}
+                    label={<Trans t={t} i18nKey="dashboards.list.delete" values={{ name: d.name }} components={{ sr: <span className="sr-only" /> }} />}
+                    confirm={t('dashboards.list.confirmDelete', { name: d.name })}
                     pending={remove.isPending}
-                    onConfirm={() => remove.mutate(d.uid, { onSuccess: () => setNotice(`Dashboard ${d.name} deleted.`) })}
+                    onConfirm={() => remove.mutate(d.uid, { onSuccess: () => setNotice(t('dashboards.list.deleted', { name: d.name })) })}
                   />
                 ) : null}
               </li>
@@ -84,27 +74,27 @@ export function DashboardsPage() {
           </ul>
         </Card>
         {operator ? (
-          <Card title="New dashboard" id="new-dashboard">
+          <Card title={t('dashboards.list.new')} id="new-dashboard">
             <form onSubmit={submit} noValidate>
               <TextField
-                label="Name"
+                label={t('dashboards.name')}
                 value={name}
                 maxLength={DASHBOARD_NAME_MAX_LENGTH}
                 onChange={(e) => setName(e.target.value)}
                 error={fieldError(create.error, 'name')}
-                placeholder="Cold store"
+                placeholder={t('dashboards.list.namePlaceholder')}
               />
               {organisation ? (
                 <SelectField
-                  label="Who sees it"
+                  label={t('dashboards.whoSees')}
                   value={share}
-                  options={(['private', ...DASHBOARD_SHARE_ROLES] as const).map((r) => ({ value: r, label: SHARE_TEXT[r] }))}
+                  options={(['private', ...DASHBOARD_SHARE_ROLES] as const).map((r) => ({ value: r, label: t(`dashboards.share.${r}`) }))}
                   onChange={(e) => setShare(e.target.value as DashboardShareRole | 'private')}
                 />
               ) : null}
               <ErrorBox error={create.error && !fieldError(create.error, 'name') ? create.error : null} />
               <button type="submit" className="primary" disabled={create.isPending}>
-                <Plus aria-hidden size={16} /> Create and add widgets
+                <Plus aria-hidden size={16} /> {t('dashboards.list.create')}
               </button>
             </form>
           </Card>

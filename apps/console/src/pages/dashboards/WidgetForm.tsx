@@ -17,7 +17,8 @@ import { SelectField, TextField } from '../../components/form';
 import { useLiveRowsOf } from '../../hooks/dashboards';
 import { useDatamodel } from '../../hooks/datamodel';
 import { numericMembers } from '../../lib/dashboard-data';
-import { KIND_NAMES, type WidgetContent } from '../../lib/dashboard-layout';
+import { i18n, useTranslation } from '../../i18n';
+import { kindName, type WidgetContent } from '../../lib/dashboard-layout';
 
 /** What a widget says, as the form holds it (text as typed). */
 export interface WidgetDraft {
@@ -67,28 +68,29 @@ export function fromDraft(d: WidgetDraft): { widget: WidgetContent } | { problem
   const problems: Record<string, string> = {};
   const title = d.title.trim() || null;
   const single = d.kind === 'latest' || d.kind === 'gauge';
-  if (single && d.devices.length !== 1) problems['devices'] = 'Choose the device.';
-  if ((d.kind === 'chart' || d.kind === 'map') && d.devices.length === 0) problems['devices'] = 'Choose at least one device.';
+  if (single && d.devices.length !== 1) problems['devices'] = i18n.t('dashboards.form.problems.device');
+  if ((d.kind === 'chart' || d.kind === 'map') && d.devices.length === 0) problems['devices'] = i18n.t('dashboards.form.problems.devices');
   const others = d.otherMembers
     .split(',')
     .map((m) => m.trim())
     .filter(Boolean);
   const members = [...new Set([...d.members, ...others])];
   if (d.kind === 'chart') {
-    if (members.length === 0) problems['members'] = 'Choose at least one measurement.';
-    else if (others.some((m) => !DASHBOARD_MEMBER_PATTERN.test(m))) problems['members'] = 'A measurement name holds letters, digits and _ only.';
-    else if (members.length > DASHBOARD_CHART_MEMBERS_MAX) problems['members'] = `A chart shows at most ${DASHBOARD_CHART_MEMBERS_MAX} measurements.`;
+    if (members.length === 0) problems['members'] = i18n.t('dashboards.form.problems.members');
+    else if (others.some((m) => !DASHBOARD_MEMBER_PATTERN.test(m))) problems['members'] = i18n.t('dashboards.form.problems.memberName');
+    else if (members.length > DASHBOARD_CHART_MEMBERS_MAX)
+      problems['members'] = i18n.t('dashboards.form.problems.membersMax', { max: DASHBOARD_CHART_MEMBERS_MAX });
     else if (members.length * d.devices.length > DASHBOARD_CHART_LINES_MAX)
-      problems['members'] = `A chart draws at most ${DASHBOARD_CHART_LINES_MAX} lines (devices × measurements).`;
+      problems['members'] = i18n.t('dashboards.form.problems.linesMax', { max: DASHBOARD_CHART_LINES_MAX });
   }
   const member = d.member.trim();
-  if (single && !DASHBOARD_MEMBER_PATTERN.test(member)) problems['member'] = 'Choose a measurement (letters, digits and _).';
+  if (single && !DASHBOARD_MEMBER_PATTERN.test(member)) problems['member'] = i18n.t('dashboards.form.problems.member');
   const min = Number(d.min);
   const max = Number(d.max);
   if (d.kind === 'gauge') {
-    if (d.min.trim() === '' || !Number.isFinite(min)) problems['min'] = 'Give the lowest value, a number.';
-    if (d.max.trim() === '' || !Number.isFinite(max)) problems['max'] = 'Give the highest value, a number.';
-    else if (Number.isFinite(min) && max <= min) problems['max'] = 'The highest value must be above the lowest.';
+    if (d.min.trim() === '' || !Number.isFinite(min)) problems['min'] = i18n.t('dashboards.form.problems.min');
+    if (d.max.trim() === '' || !Number.isFinite(max)) problems['max'] = i18n.t('dashboards.form.problems.max');
+    else if (Number.isFinite(min) && max <= min) problems['max'] = i18n.t('dashboards.form.problems.maxAboveMin');
   }
   if (Object.keys(problems).length > 0) return { problems };
   switch (d.kind) {
@@ -104,15 +106,6 @@ export function fromDraft(d: WidgetDraft): { widget: WidgetContent } | { problem
       return { widget: { kind: 'alerts', title, options: { devices: d.devices, state: d.state } } };
   }
 }
-
-const PERIOD_OPTIONS = DASHBOARD_PERIODS.map((p) => ({ value: p, label: `The last ${p}` }));
-const KIND_HINTS: Record<DashboardWidgetKind, string> = {
-  chart: 'Measurements of one or more devices over time.',
-  latest: 'The newest value of one measurement, as it arrives.',
-  gauge: 'The newest value of one measurement on a dial between two limits.',
-  map: 'Where devices are, with their tracks.',
-  alerts: 'The alerts of some devices, or of all.',
-};
 
 /** The devices to choose from: a filter and a check box each (a radio each where the widget takes one). */
 function DevicePicker({
@@ -130,6 +123,7 @@ function DevicePicker({
   error?: string;
   onChange: (euis: string[]) => void;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
@@ -137,12 +131,24 @@ function DevicePicker({
   const full = chosen.length >= DASHBOARD_WIDGET_DEVICES_MAX;
   return (
     <fieldset className="dash-devices" aria-describedby={error ? `${id}-error` : undefined} aria-invalid={error ? true : undefined}>
-      <legend>{single ? 'Device' : optional ? 'Devices (none chosen: every device)' : `Devices (up to ${DASHBOARD_WIDGET_DEVICES_MAX})`}</legend>
+      <legend>
+        {single
+          ? t('dashboards.form.device')
+          : optional
+            ? t('dashboards.form.devicesAny')
+            : t('dashboards.form.devicesUpTo', { max: DASHBOARD_WIDGET_DEVICES_MAX })}
+      </legend>
       {devices.length > 8 ? (
-        <input type="search" aria-label="Filter the devices" placeholder="Filter by name or EUI" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input
+          type="search"
+          aria-label={t('dashboards.form.filter')}
+          placeholder={t('dashboards.form.filterPlaceholder')}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
       ) : null}
       <div className="dash-device-list">
-        {devices.length === 0 ? <p className="empty">No device here yet.</p> : null}
+        {devices.length === 0 ? <p className="empty">{t('dashboards.form.noDevices')}</p> : null}
         {shown.map((d) => {
           const on = chosen.includes(d.devEUI);
           return (
@@ -184,6 +190,7 @@ export function WidgetForm({
   onDone: (widget: WidgetContent) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState<WidgetDraft>(() => toDraft(initial));
   const [problems, setProblems] = useState<Record<string, string>>({});
   const dataTypes = useDatamodel().data?.data_types;
@@ -195,7 +202,11 @@ export function WidgetForm({
   const set = (change: Partial<WidgetDraft>) => setDraft((d) => ({ ...d, ...change }));
   const single = draft.kind === 'latest' || draft.kind === 'gauge';
   const listId = useId();
-  const heading = initial ? `Change ${initial.title || KIND_NAMES[initial.kind].toLowerCase()}` : 'Add a widget';
+  const heading = initial
+    ? initial.title
+      ? t('dashboards.form.changeTitled', { title: initial.title })
+      : t(`dashboards.form.changeKind.${initial.kind}`)
+    : t('dashboards.form.add');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -210,7 +221,7 @@ export function WidgetForm({
       <form onSubmit={submit} noValidate>
         {initial ? null : (
           <fieldset className="segmented dash-kinds">
-            <legend>Kind</legend>
+            <legend>{t('dashboards.form.kind')}</legend>
             {DASHBOARD_WIDGET_KINDS.map((k) => (
               <label key={k} className={draft.kind === k ? 'active' : undefined}>
                 <input
@@ -220,18 +231,18 @@ export function WidgetForm({
                   checked={draft.kind === k}
                   onChange={() => set({ kind: k, devices: draft.devices.slice(0, k === 'latest' || k === 'gauge' ? 1 : undefined) })}
                 />
-                {KIND_NAMES[k]}
+                {kindName(k)}
               </label>
             ))}
           </fieldset>
         )}
-        <p className="muted small">{KIND_HINTS[draft.kind]}</p>
+        <p className="muted small">{t(`dashboards.form.kindHints.${draft.kind}`)}</p>
         <TextField
-          label="Title (optional)"
+          label={t('dashboards.form.title')}
           value={draft.title}
           maxLength={DASHBOARD_TITLE_MAX_LENGTH}
           onChange={(e) => set({ title: e.target.value })}
-          hint="Empty: a title is made from what it shows."
+          hint={t('dashboards.form.titleHint')}
         />
         <DevicePicker
           devices={devices}
@@ -243,11 +254,9 @@ export function WidgetForm({
         />
         {draft.kind === 'chart' ? (
           <fieldset className="dash-members" aria-invalid={problems['members'] ? true : undefined}>
-            <legend>Measurements</legend>
+            <legend>{t('dashboards.form.measurements')}</legend>
             {chartable.length === 0 ? (
-              <p className="muted small">
-                {draft.devices.length === 0 ? 'Choose a device to see what it measures.' : 'The latest uplinks of these devices carry no data type yet.'}
-              </p>
+              <p className="muted small">{draft.devices.length === 0 ? t('dashboards.form.chooseDeviceFirst') : t('dashboards.form.noDataType')}</p>
             ) : null}
             {chartable.map((m) => (
               <label key={m} className="check">
@@ -260,10 +269,10 @@ export function WidgetForm({
               </label>
             ))}
             <TextField
-              label="Other data types (comma-separated)"
+              label={t('dashboards.form.otherTypes')}
               value={draft.otherMembers}
               onChange={(e) => set({ otherMembers: e.target.value })}
-              hint="Aliases from the data model, such as co2 or pressure."
+              hint={t('dashboards.form.otherTypesHint')}
               error={problems['members']}
             />
           </fieldset>
@@ -271,11 +280,11 @@ export function WidgetForm({
         {single ? (
           <>
             <TextField
-              label="Measurement"
+              label={t('dashboards.form.measurement')}
               value={draft.member}
               list={`${listId}-members`}
               onChange={(e) => set({ member: e.target.value })}
-              hint={carried.length > 0 ? `The latest uplinks carry ${carried.map(labelOf).join(', ')}.` : 'A data type, or a number of the decoded payload.'}
+              hint={carried.length > 0 ? t('dashboards.form.carried', { members: carried.map(labelOf).join(', ') }) : t('dashboards.form.measurementHint')}
               error={problems['member']}
             />
             <datalist id={`${listId}-members`}>
@@ -289,27 +298,44 @@ export function WidgetForm({
         ) : null}
         {draft.kind === 'gauge' ? (
           <div className="dash-range">
-            <TextField label="Lowest value" inputMode="decimal" value={draft.min} onChange={(e) => set({ min: e.target.value })} error={problems['min']} />
-            <TextField label="Highest value" inputMode="decimal" value={draft.max} onChange={(e) => set({ max: e.target.value })} error={problems['max']} />
+            <TextField
+              label={t('dashboards.form.lowest')}
+              inputMode="decimal"
+              value={draft.min}
+              onChange={(e) => set({ min: e.target.value })}
+              error={problems['min']}
+            />
+            <TextField
+              label={t('dashboards.form.highest')}
+              inputMode="decimal"
+              value={draft.max}
+              onChange={(e) => set({ max: e.target.value })}
+              error={problems['max']}
+            />
           </div>
         ) : null}
         {draft.kind === 'chart' || draft.kind === 'map' ? (
-          <SelectField label="Period" value={draft.period} options={PERIOD_OPTIONS} onChange={(e) => set({ period: e.target.value as DashboardPeriod })} />
+          <SelectField
+            label={t('dashboards.form.period')}
+            value={draft.period}
+            options={DASHBOARD_PERIODS.map((p) => ({ value: p, label: t('dashboards.form.periodOption', { period: p }) }))}
+            onChange={(e) => set({ period: e.target.value as DashboardPeriod })}
+          />
         ) : null}
         {draft.kind === 'alerts' ? (
           <SelectField
-            label="Which alerts"
+            label={t('dashboards.form.whichAlerts')}
             value={draft.state}
-            options={DASHBOARD_ALERT_STATES.map((s) => ({ value: s, label: s === 'active' ? 'Active ones only' : 'The newest, active or cleared' }))}
+            options={DASHBOARD_ALERT_STATES.map((s) => ({ value: s, label: t(`dashboards.form.alertStates.${s}`) }))}
             onChange={(e) => set({ state: e.target.value as DashboardAlertState })}
           />
         ) : null}
         <div className="button-row">
           <button type="submit" className="primary">
-            {initial ? 'Apply' : 'Add to the dashboard'}
+            {initial ? t('dashboards.form.apply') : t('dashboards.form.addToDashboard')}
           </button>
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

@@ -1,5 +1,6 @@
 import type { DashboardWidget, DeviceMetaWire } from '@dts/domain';
 import { useDatamodel } from '../../hooks/datamodel';
+import { i18n } from '../../i18n';
 
 /** Label and unit of a member from the data types (a payload_decoded number: its own name, no unit). */
 export function useDescribe() {
@@ -17,13 +18,18 @@ export const deviceName = (devices: ReadonlyMap<string, DeviceMetaWire>, eui: st
 export function defaultTitle(widget: DashboardWidget, devices: ReadonlyMap<string, DeviceMetaWire>, describe: ReturnType<typeof useDescribe>): string {
   switch (widget.kind) {
     case 'chart':
-      return `${widget.options.members.map((m) => describe(m).label).join(', ')} over ${widget.options.period}`;
+      return i18n.t('dashboards.defaultTitle.chart', {
+        members: widget.options.members.map((m) => describe(m).label).join(', '),
+        period: widget.options.period,
+      });
     case 'latest':
     case 'gauge':
-      return `${describe(widget.options.member).label} of ${deviceName(devices, widget.options.device)}`;
+      return i18n.t('dashboards.defaultTitle.ofDevice', { label: describe(widget.options.member).label, device: deviceName(devices, widget.options.device) });
     case 'map':
-      return widget.options.devices.length === 1 ? `Track of ${deviceName(devices, widget.options.devices[0]!)}` : 'Tracks';
+      return widget.options.devices.length === 1
+        ? i18n.t('dashboards.defaultTitle.track', { device: deviceName(devices, widget.options.devices[0]!) })
+        : i18n.t('dashboards.defaultTitle.tracks');
     case 'alerts':
-      return widget.options.state === 'active' ? 'Active alerts' : 'Latest alerts';
+      return widget.options.state === 'active' ? i18n.t('dashboards.defaultTitle.activeAlerts') : i18n.t('dashboards.defaultTitle.latestAlerts');
   }
 }

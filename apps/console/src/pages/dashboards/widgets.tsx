@@ -26,6 +26,8 @@ import { latestValue, lineKey, mergeSeries } from '../../lib/dashboard-data';
 import { deviceName, useDescribe } from './describe';
 import { GAP_PX, ROW_PX } from './grid';
 import { num, relativeTime } from '../../lib/format';
+import { Trans } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 
 /** What a widget's frame takes of its height besides its content: the title bar and padding. */
 const FRAME_PX = 58;
@@ -59,6 +61,7 @@ function combineSeries(all: UseQueryResult<SeriesWire>[]) {
 }
 
 function ChartWidget({ options, devices, height }: { options: ChartWidgetOptions; devices: ReadonlyMap<string, DeviceMetaWire>; height: number }) {
+  const { t } = useTranslation();
   const describe = useDescribe();
   const from = usePeriodStart(options.period);
   const query: SeriesQuery = useMemo(() => ({ members: options.members, from, interval: 'auto' }), [options.members, from]);
@@ -84,8 +87,8 @@ function ChartWidget({ options, devices, height }: { options: ChartWidgetOptions
     return { label: options.devices.length > 1 ? `${deviceName(devices, eui)} · ${label}` : label, unit };
   };
   if (failed) return <ErrorBox error={failed} />;
-  if (!merged) return <Loading what="Loading the chart" />;
-  if (merged.t.length === 0) return <p className="empty">No measurement in the last {options.period}.</p>;
+  if (!merged) return <Loading what={t('dashboards.widgets.loadingChart')} />;
+  if (merged.t.length === 0) return <p className="empty">{t('dashboards.widgets.noMeasurement', { period: options.period })}</p>;
   return <SeriesChart series={merged} members={lines} describe={describeLine} height={Math.max(120, height - 44)} compact />;
 }
 
@@ -97,12 +100,13 @@ function useLatest(device: string, member: string) {
 }
 
 function LatestWidget({ options, devices }: { options: LatestWidgetOptions; devices: ReadonlyMap<string, DeviceMetaWire> }) {
+  const { t } = useTranslation();
   const describe = useDescribe();
   const now = useNow();
   const { latest, pending, error } = useLatest(options.device, options.member);
   const { label, unit } = describe(options.member);
   if (error) return <ErrorBox error={error} />;
-  if (pending) return <Loading what="Loading the latest value" />;
+  if (pending) return <Loading what={t('dashboards.widgets.loadingLatest')} />;
   return (
     <div className="dash-latest">
       <p className="dash-value" data-testid="latest-value">
@@ -110,15 +114,12 @@ function LatestWidget({ options, devices }: { options: LatestWidgetOptions; devi
         {latest && unit ? <span className="dash-unit"> {unit}</span> : null}
       </p>
       <p className="muted small">
-        {latest ? (
-          <>
-            <Link href={`/devices/${options.device}`}>{deviceName(devices, options.device)}</Link>, {relativeTime(latest.at, now)}
-          </>
-        ) : (
-          <>
-            No {label} in the latest uplinks of <Link href={`/devices/${options.device}`}>{deviceName(devices, options.device)}</Link>.
-          </>
-        )}
+        <Trans
+          t={t}
+          i18nKey={latest ? 'dashboards.widgets.latestAt' : 'dashboards.widgets.latestNone'}
+          values={{ device: deviceName(devices, options.device), when: latest ? relativeTime(latest.at, now) : '', label }}
+          components={{ device: <Link href={`/devices/${options.device}`} /> }}
+        />
       </p>
     </div>
   );
@@ -159,8 +160,10 @@ export function Gauge({
   label: string;
   height: number;
 }) {
+  const { t } = useTranslation();
   const share = value === null ? 0 : gaugeShare(value, min, max);
-  const text = value === null ? 'no value yet' : `${num(value, 2)}${unit ? ` ${unit}` : ''}`;
+  const withUnit = (text: string) => (unit ? `${text} ${unit}` : text);
+  const text = value === null ? t('dashboards.widgets.meter.noValue') : withUnit(num(value, 2));
   const outside = value !== null && (value < min || value > max);
   return (
     <div
@@ -170,7 +173,11 @@ export function Gauge({
       aria-valuemin={min}
       aria-valuemax={max}
       aria-valuenow={value === null ? undefined : Math.min(max, Math.max(min, value))}
-      aria-valuetext={`${text}, on a scale from ${num(min, 2)} to ${num(max, 2)}${unit ? ` ${unit}` : ''}${outside ? ' (outside the scale)' : ''}`}
+      aria-valuetext={t(outside ? 'dashboards.widgets.meter.textOutside' : 'dashboards.widgets.meter.text', {
+        value: text,
+        min: num(min, 2),
+        max: withUnit(num(max, 2)),
+      })}
     >
       <svg viewBox="0 0 100 86" style={{ maxHeight: `${Math.max(80, height - 24)}px` }} aria-hidden focusable="false">
         <path d={arcPath(0, 1, 40)} className="gauge-track" />
@@ -193,12 +200,13 @@ export function Gauge({
 }
 
 function GaugeWidget({ options, devices, height }: { options: GaugeWidgetOptions; devices: ReadonlyMap<string, DeviceMetaWire>; height: number }) {
+  const { t } = useTranslation();
   const describe = useDescribe();
   const now = useNow();
   const { latest, pending, error } = useLatest(options.device, options.member);
   const { label, unit } = describe(options.member);
   if (error) return <ErrorBox error={error} />;
-  if (pending) return <Loading what="Loading the latest value" />;
+  if (pending) return <Loading what={t('dashboards.widgets.loadingLatest')} />;
   return (
     <div className="dash-gauge-wrap">
       <Gauge
@@ -206,15 +214,18 @@ function GaugeWidget({ options, devices, height }: { options: GaugeWidgetOptions
         min={options.min}
         max={options.max}
         unit={unit}
-        label={`${label} of ${deviceName(devices, options.device)}`}
+        label={t('dashboards.defaultTitle.ofDevice', { label, device: deviceName(devices, options.device) })}
         height={height - 20}
       />
-      <p className="muted small">{latest ? `Updated ${relativeTime(latest.at, now)}` : `No ${label} in the latest uplinks.`}</p>
+      <p className="muted small">
+        {latest ? t('dashboards.widgets.gaugeUpdated', { when: relativeTime(latest.at, now) }) : t('dashboards.widgets.gaugeNone', { label })}
+      </p>
     </div>
   );
 }
 
 function MapWidget({ options, devices, height }: { options: MapWidgetOptions; devices: ReadonlyMap<string, DeviceMetaWire>; height: number }) {
+  const { t } = useTranslation();
   // The start stays where it was when the widget appeared: a track grows with live positions instead of being read again each minute.
   const [from] = useState(() => Math.floor(Date.now() / 1000) - DASHBOARD_PERIOD_SECONDS[options.period]);
   const tracks = useQueries({ queries: options.devices.map((eui) => trackQuery(eui, from)) });
@@ -230,38 +241,39 @@ function MapWidget({ options, devices, height }: { options: MapWidgetOptions; de
   });
   const failed = tracks.find((t) => t.error)?.error;
   if (failed) return <ErrorBox error={failed} />;
-  if (tracks.some((t) => t.isPending)) return <Loading what="Loading the tracks" />;
-  if (markers.length === 0) return <p className="empty">No position in the last {options.period}.</p>;
+  if (tracks.some((t) => t.isPending)) return <Loading what={t('dashboards.widgets.loadingTracks')} />;
+  if (markers.length === 0) return <p className="empty">{t('dashboards.widgets.noPosition', { period: options.period })}</p>;
   return (
     <MapView
-      label={`Positions and tracks of ${options.devices.map((e) => deviceName(devices, e)).join(', ')} over the last ${options.period}`}
+      label={t('dashboards.widgets.mapLabel', { devices: options.devices.map((e) => deviceName(devices, e)).join(', '), period: options.period })}
       markers={markers}
       tracks={lines}
       height={`${Math.max(140, height)}px`}
-      content="the tracks"
+      content={t('dashboards.widgets.mapContent')}
     />
   );
 }
 
 function AlertsWidget({ options, devices }: { options: AlertsWidgetOptions; devices: ReadonlyMap<string, DeviceMetaWire> }) {
+  const { t } = useTranslation();
   const now = useNow();
   const one = options.devices.length === 1 ? options.devices[0] : undefined;
   const alerts = useAlerts({ ...(options.state === 'active' ? { state: 'active' as const } : {}), ...(one ? { eui: one } : {}), limit: 50 });
   const wanted = new Set(options.devices);
   const list = (alerts.data?.alerts ?? []).filter((a) => wanted.size === 0 || wanted.has(a.devEUI)).slice(0, 50);
   if (alerts.error) return <ErrorBox error={alerts.error} />;
-  if (alerts.isPending) return <Loading what="Loading alerts" />;
-  if (list.length === 0) return <p className="empty">{options.state === 'active' ? 'No active alert.' : 'No alert yet.'}</p>;
+  if (alerts.isPending) return <Loading what={t('dashboards.widgets.loadingAlerts')} />;
+  if (list.length === 0) return <p className="empty">{options.state === 'active' ? t('dashboards.widgets.noActiveAlert') : t('dashboards.widgets.noAlert')}</p>;
   return (
     <ul className="dash-alerts">
       {list.map((a) => (
         <li key={a.uid}>
-          <span className={`badge ${a.state === 'active' ? 'badge-bad' : 'badge-off'}`}>{a.state}</span>
+          <span className={`badge ${a.state === 'active' ? 'badge-bad' : 'badge-off'}`}>{t(`dashboards.widgets.alertState.${a.state}`)}</span>
           <span className="dash-alert-text">
             <Link href={`/alerts?eui=${a.devEUI}`}>{a.message}</Link>
             <span className="muted small">
               {' '}
-              {deviceName(devices, a.devEUI)}, {relativeTime(a.raised_unix, now)}
+              {t('dashboards.widgets.alertAt', { device: deviceName(devices, a.devEUI), when: relativeTime(a.raised_unix, now) })}
             </span>
           </span>
         </li>

@@ -1,5 +1,6 @@
 import type { ApiTokenWire, DeviceMetaWire, IngestResultWire, SimulateUplinkRequest } from '@dts/domain';
 import { type FormEvent, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { fieldError } from '../../api/client';
 import { useCan } from '../../api/organisation';
@@ -8,6 +9,7 @@ import { Card, ErrorBox, Loading } from '../../components/ui';
 import { nameOf, useDatamodel } from '../../hooks/datamodel';
 import { useNetworks, useSimulateUplink } from '../../hooks/networks';
 import { useLiveRows } from '../../hooks/uplinks';
+import { i18n, useTranslation } from '../../i18n';
 import { EXAMPLE_PAYLOAD_HEX } from '../../lib/ingest-setup';
 import { ChirpstackSetup, HttpJsonSetup, IngestKey, RestSetup, TtsSetup, unlessShown } from '../networks/IngestSetup';
 import { UplinkRows } from './UplinkRows';
@@ -18,11 +20,12 @@ type Encoding = 'payload_hex' | 'payload_raw';
 function optionalNumber(text: string, min: number, max: number): number | undefined | string {
   if (text.trim() === '') return undefined;
   const n = Number(text);
-  return Number.isFinite(n) && n >= min && n <= max ? n : `A number from ${min} to ${max}.`;
+  return Number.isFinite(n) && n >= min && n <= max ? n : i18n.t('connect.simulate.badNumber', { min, max });
 }
 
 /** A test uplink through the real ingestion: stored, decoded by the device's codec, live, to rules and integrations. */
 function SimulateUplink({ eui }: { eui: string }) {
+  const { t } = useTranslation();
   const simulate = useSimulateUplink(eui);
   const [form, setForm] = useState({ port: '1', encoding: 'payload_hex' as Encoding, payload: EXAMPLE_PAYLOAD_HEX, rssi: '', snr: '' });
   const [problems, setProblems] = useState<Record<string, string>>({});
@@ -31,8 +34,8 @@ function SimulateUplink({ eui }: { eui: string }) {
     event.preventDefault();
     const found: Record<string, string> = {};
     const port = Number(form.port);
-    if (!/^\d{1,3}$/.test(form.port.trim()) || port > 255) found.port = 'A port from 0 to 255.';
-    if (form.payload.trim() === '') found[form.encoding] = 'The payload, in the encoding chosen.';
+    if (!/^\d{1,3}$/.test(form.port.trim()) || port > 255) found.port = t('connect.simulate.badPort');
+    if (form.payload.trim() === '') found[form.encoding] = t('connect.simulate.noPayload');
     const rssi = optionalNumber(form.rssi, -200, 50);
     const snr = optionalNumber(form.snr, -50, 50);
     if (typeof rssi === 'string') found.RSSI = rssi;
@@ -47,42 +50,45 @@ function SimulateUplink({ eui }: { eui: string }) {
   };
   const error = (field: string) => problems[field] ?? fieldError(simulate.error, field);
   return (
-    <Card title="Simulate an uplink" id="simulate">
-      <p className="muted">
-        Goes through the same ingestion as a real uplink: stored, decoded by the device’s decoder, shown live, checked by rules and sent to integrations. It is
-        recorded under the network “Simulated”, so you can tell it apart.
-      </p>
+    <Card title={t('connect.simulate.title')} id="simulate">
+      <p className="muted">{t('connect.simulate.intro')}</p>
       <form onSubmit={submit} noValidate>
         <div className="grid-form">
-          <TextField label="Port" inputMode="numeric" value={form.port} onChange={(e) => setForm({ ...form, port: e.target.value })} error={error('port')} />
+          <TextField
+            label={t('connect.simulate.port')}
+            inputMode="numeric"
+            value={form.port}
+            onChange={(e) => setForm({ ...form, port: e.target.value })}
+            error={error('port')}
+          />
           <SelectField
-            label="Encoding"
+            label={t('connect.simulate.encoding')}
             value={form.encoding}
             options={[
-              { value: 'payload_hex', label: 'Hexadecimal' },
-              { value: 'payload_raw', label: 'Base64' },
+              { value: 'payload_hex', label: t('networks.add.hex') },
+              { value: 'payload_raw', label: t('networks.add.base64') },
             ]}
             onChange={(e) => setForm({ ...form, encoding: e.target.value as Encoding })}
           />
         </div>
         <TextField
-          label="Payload"
+          label={t('connect.simulate.payload')}
           className="mono"
           value={form.payload}
           onChange={(e) => setForm({ ...form, payload: e.target.value })}
           error={error(form.encoding) ?? error(form.encoding === 'payload_hex' ? 'payload_raw' : 'payload_hex')}
-          hint="At most 242 bytes."
+          hint={t('connect.simulate.payloadHint', { max: 242 })}
         />
         <div className="grid-form">
           <TextField
-            label="RSSI in dBm (optional)"
+            label={t('connect.simulate.rssi')}
             inputMode="numeric"
             value={form.rssi}
             onChange={(e) => setForm({ ...form, rssi: e.target.value })}
             error={error('RSSI')}
           />
           <TextField
-            label="SNR in dB (optional)"
+            label={t('connect.simulate.snr')}
             inputMode="decimal"
             value={form.snr}
             onChange={(e) => setForm({ ...form, snr: e.target.value })}
@@ -91,10 +97,10 @@ function SimulateUplink({ eui }: { eui: string }) {
         </div>
         <ErrorBox error={unlessShown(simulate.error, (f) => ['port', 'payload_hex', 'payload_raw', 'RSSI', 'SNR'].includes(f))} />
         <button type="submit" className="primary" disabled={simulate.isPending}>
-          Send simulated uplink
+          {t('connect.simulate.submit')}
         </button>
         <p role="status" className="muted small">
-          {result ? (result.accepted === 1 ? 'Stored: the uplink is in the list below and on the Live tab.' : 'This uplink was stored before.') : ''}
+          {result ? (result.accepted === 1 ? t('connect.simulate.stored') : t('connect.simulate.duplicate')) : ''}
         </p>
       </form>
     </Card>
@@ -107,6 +113,7 @@ function SimulateUplink({ eui }: { eui: string }) {
  * the uplinks as they arrive.
  */
 export function ConnectTab({ device }: { device: DeviceMetaWire }) {
+  const { t } = useTranslation();
   const operator = useCan('operator');
   const networks = useNetworks();
   const datamodel = useDatamodel().data;
@@ -119,42 +126,36 @@ export function ConnectTab({ device }: { device: DeviceMetaWire }) {
   const networkName = own?.name ?? nameOf(datamodel?.networks, device.network_ref, 'name');
   return (
     <div className="connect-tab">
-      <Card title="Getting this device’s data in" id="connect">
+      <Card title={t('connect.title')} id="connect">
+        <p>{t('connect.intro')}</p>
         <p>
-          Uplinks come from your network server (The Things Stack or ChirpStack), from any server that posts JSON, or from a script. Each sends them to this
-          service with a key.
+          <Trans
+            t={t}
+            i18nKey={operator ? 'connect.commandsOperator' : 'connect.commands'}
+            values={{ network: networkName }}
+            components={{ strong: <strong />, settings: <Link href={`/devices/${device.devEUI}/settings`} />, networks: <Link href="/networks" /> }}
+          />
         </p>
-        {operator ? (
-          <p>
-            Commands go out through the device’s network, now <strong>{networkName}</strong>: change it in the device’s{' '}
-            <Link href={`/devices/${device.devEUI}/settings`}>Settings</Link>; your own networks are on the <Link href="/networks">Networks</Link> page.
-          </p>
-        ) : (
-          <p>
-            Commands go out through the device’s network, now <strong>{networkName}</strong>. The networks are on the <Link href="/networks">Networks</Link>{' '}
-            page.
-          </p>
-        )}
-        <IngestKey name={`Ingest key for ${device.label || device.devEUI}`} created={key} onCreated={setKey} />
+        <IngestKey name={t('connect.keyName', { device: device.label || device.devEUI })} created={key} onCreated={setKey} />
       </Card>
       {operator ? <SimulateUplink eui={device.devEUI} /> : null}
-      <Card title="Latest uplinks" id="connect-uplinks">
+      <Card title={t('connect.latest.title')} id="connect-uplinks">
         <ErrorBox error={live.error} />
-        {live.isPending ? <Loading what="Loading the latest uplinks" /> : null}
-        {!live.isPending && rows.length === 0 ? <p className="empty">Waiting for the first uplink… It appears here as soon as it arrives.</p> : null}
-        {rows.length > 0 ? <UplinkRows caption="Latest uplinks, newest first, updated live" rows={rows.slice(0, 5)} maxHeight="260px" /> : null}
+        {live.isPending ? <Loading what={t('device.live.loading')} /> : null}
+        {!live.isPending && rows.length === 0 ? <p className="empty">{t('connect.latest.waiting')}</p> : null}
+        {rows.length > 0 ? <UplinkRows caption={t('device.live.caption')} rows={rows.slice(0, 5)} maxHeight="260px" /> : null}
       </Card>
-      <Card title="The Things Stack" id="connect-tts">
+      <Card title={t('networks.kinds.ttn')} id="connect-tts">
         <TtsSetup keyValue={keyValue} network={own?.adapter === 'ttn' ? own : undefined} />
       </Card>
-      <Card title="ChirpStack" id="connect-chirpstack">
+      <Card title={t('networks.kinds.chirpstack')} id="connect-chirpstack">
         <ChirpstackSetup keyValue={keyValue} />
       </Card>
-      <Card title="A script or your own server (REST)" id="connect-rest">
+      <Card title={t('connect.rest')} id="connect-rest">
         <RestSetup eui={device.devEUI} keyValue={keyValue} />
       </Card>
       {httpJson.map((n) => (
-        <Card key={n.uid} title={`${n.name} (HTTP JSON)`} id={`connect-http-${n.uid}`}>
+        <Card key={n.uid} title={t('connect.httpJson', { name: n.name })} id={`connect-http-${n.uid}`}>
           <HttpJsonSetup network={n} eui={device.devEUI} keyValue={keyValue} />
         </Card>
       ))}

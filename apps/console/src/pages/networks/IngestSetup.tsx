@@ -2,11 +2,13 @@ import type { ApiTokenWire, NetworkConfigWire } from '@dts/domain';
 import { ApiError } from '@dts/client';
 import { Check, Copy, KeyRound } from 'lucide-react';
 import { useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { useCan } from '../../api/organisation';
 import { CopyValue } from '../../components/CopyValue';
 import { ErrorBox } from '../../components/ui';
 import { useCreateIngestKey } from '../../hooks/networks';
+import { useTranslation } from '../../i18n';
 import {
   chirpstackIntegration,
   curlCommand,
@@ -15,6 +17,7 @@ import {
   KEY_HEADER,
   keyHeaderValue,
   restBody,
+  REST_MAX_ITEMS,
   restUrl,
   TTS_MESSAGE_TYPES,
   ttsWebhook,
@@ -30,6 +33,7 @@ export function unlessShown(error: unknown, shown: (field: string) => boolean): 
 export const serviceOrigin = () => window.location.origin;
 
 function CopyButton({ text, what }: { text: string; what: string }) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const copy = async () => {
     try {
@@ -41,24 +45,25 @@ function CopyButton({ text, what }: { text: string; what: string }) {
   };
   return (
     <>
-      <button type="button" className="small" onClick={() => void copy()} aria-label={`Copy ${what}`}>
-        {copied === 'yes' ? <Check aria-hidden size={14} /> : <Copy aria-hidden size={14} />} {copied === 'yes' ? 'Copied' : 'Copy'}
+      <button type="button" className="small" onClick={() => void copy()} aria-label={t('networks.key.copyLabel', { what })}>
+        {copied === 'yes' ? <Check aria-hidden size={14} /> : <Copy aria-hidden size={14} />}{' '}
+        {copied === 'yes' ? t('common.copy.copied') : t('common.copy.copy')}
       </button>
       <span role="status" className="sr-only">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'The browser did not allow copying; select the text instead.' : ''}
+        {copied === 'yes' ? t('common.copy.copiedStatus') : copied === 'no' ? t('common.copy.refused') : ''}
       </span>
     </>
   );
 }
 
-/** One setting to type into another system: its name, its value to copy. */
-function Setting({ name, value, note }: { name: string; value: string; note?: string }) {
+/** One setting to type into another system: its name (shown), its id (`data-setting`, the same in every language), its value to copy. */
+function Setting({ id, name, value, note }: { id: string; name: string; value: string; note?: string }) {
   return (
     <div className="fact">
       <dt>{name}</dt>
       <dd>
         <span className="setting-value">
-          <code data-setting={name}>{value}</code>
+          <code data-setting={id}>{value}</code>
           <CopyButton text={value} what={name} />
         </span>
         {note ? <small className="hint">{note}</small> : null}
@@ -84,35 +89,35 @@ export function CopyBlock({ text, label }: { text: string; label: string }) {
  * the `ingest` right alone (it can send data in, and nothing else), shown once. Others are told who can.
  */
 export function IngestKey({ name, created, onCreated }: { name: string; created: ApiTokenWire | null; onCreated: (token: ApiTokenWire) => void }) {
+  const { t } = useTranslation();
   const admin = useCan('admin');
   const create = useCreateIngestKey();
   if (created)
     return (
       <div className="ingest-key" id="ingest-key">
         <p>
-          <strong>Your new ingest key.</strong> Copy it now: the console will not show it again. The set-ups below already use it.
+          <Trans t={t} i18nKey="networks.key.created" components={{ strong: <strong /> }} />
         </p>
-        <CopyValue value={created.hash} label={`Value of the ingest key ${created.name ?? created.uid}`} />
+        <CopyValue value={created.hash} label={t('networks.key.valueLabel', { name: created.name ?? created.uid })} />
       </div>
     );
   return (
     <div className="ingest-key" id="ingest-key">
       <p>
-        Networks and scripts send uplinks with an API token of this account in the header <code>{KEY_HEADER}: Bearer …</code>. Best is a key with the{' '}
-        <span className="mono">ingest</span> right alone: it can send data in and nothing else.
+        <Trans t={t} i18nKey="networks.key.explanation" values={{ header: KEY_HEADER }} components={{ code: <code />, mono: <span className="mono" /> }} />
       </p>
       {admin ? (
         <>
           <button type="button" className="primary" disabled={create.isPending} onClick={() => create.mutate(name, { onSuccess: onCreated })}>
-            <KeyRound aria-hidden size={16} /> Create an ingest key
+            <KeyRound aria-hidden size={16} /> {t('networks.key.create')}
           </button>
           <ErrorBox error={create.error} />
           <p className="muted small">
-            Keys you made before are on the <Link href="/tokens">Tokens</Link> page.
+            <Trans t={t} i18nKey="networks.key.before" components={{ tokens: <Link href="/tokens" /> }} />
           </p>
         </>
       ) : (
-        <p className="muted">An administrator of this organisation can create an ingest key; the set-ups below show where it goes.</p>
+        <p className="muted">{t('networks.key.askAdmin')}</p>
       )}
     </div>
   );
@@ -120,41 +125,40 @@ export function IngestKey({ name, created, onCreated }: { name: string; created:
 
 /** POST /ingest/rest, the service's own format, as a curl command for this device. */
 export function RestSetup({ eui, keyValue }: { eui: string; keyValue: string | null }) {
+  const { t } = useTranslation();
   const command = curlCommand(restUrl(serviceOrigin()), keyValue, restBody(eui));
   return (
     <>
       <p>
-        From a script or a gateway of your own: post the service’s REST format. Its members are exact: <code>devEUI</code>, <code>port</code>, and the payload
-        as <code>payload_hex</code> or <code>payload_raw</code> (Base64); optional <code>time_stamp_unix</code>, <code>fcnt</code>, <code>RSSI</code>,{' '}
-        <code>SNR</code>, <code>SF</code>, <code>geoloc_lat</code>, <code>geoloc_lon</code>, <code>gateways</code>. Any other member refuses the uplink, naming
-        it. One object or an array of up to 1,000.
+        <Trans t={t} i18nKey="networks.rest.explanation" values={{ max: REST_MAX_ITEMS }} components={{ code: <code /> }} />
       </p>
-      <CopyBlock text={command} label="REST example (curl)" />
-      <p className="muted small">The answer is 202 with how many uplinks were stored and, for each refused one, why.</p>
+      <CopyBlock text={command} label={t('networks.rest.example')} />
+      <p className="muted small">{t('networks.rest.answer')}</p>
     </>
   );
 }
 
 /** The Things Stack's custom webhook, field by field as its console names them. */
 export function TtsSetup({ keyValue, network }: { keyValue: string | null; network?: NetworkConfigWire }) {
+  const { t } = useTranslation();
   const hook = ttsWebhook(serviceOrigin(), keyValue);
   return (
     <>
-      <p>In The Things Stack console: your application → Integrations → Webhooks → Add webhook → Custom webhook.</p>
+      <p>{t('networks.tts.where')}</p>
       <dl className="facts setup-facts">
         {network?.webhook_id ? (
-          <Setting name="Webhook ID" value={network.webhook_id} note="The same ID as this network’s: commands are pushed through this webhook." />
+          <Setting id="Webhook ID" name={t('networks.tts.webhookId')} value={network.webhook_id} note={t('networks.tts.webhookIdNote')} />
         ) : null}
-        <Setting name="Webhook format" value={hook.format} />
-        <Setting name="Base URL" value={hook.baseUrl} />
-        <Setting name="Additional header: name" value={hook.header} />
-        <Setting name="Additional header: value" value={hook.headerValue} />
+        <Setting id="Webhook format" name={t('networks.tts.format')} value={hook.format} />
+        <Setting id="Base URL" name={t('networks.tts.baseUrl')} value={hook.baseUrl} />
+        <Setting id="Additional header: name" name={t('networks.tts.headerName')} value={hook.header} />
+        <Setting id="Additional header: value" name={t('networks.tts.headerValue')} value={hook.headerValue} />
       </dl>
-      <p>Enable these message types, each with an empty path (the service reads the message type from the body):</p>
+      <p>{t('networks.tts.messageTypes')}</p>
       <ul className="message-types">
-        {TTS_MESSAGE_TYPES.map((t) => (
-          <li key={t.name}>
-            <strong>{t.name}</strong>: {t.why}
+        {TTS_MESSAGE_TYPES.map((type) => (
+          <li key={type.name}>
+            <strong>{type.name}</strong>: {t(`networks.tts.why.${type.why}`)}
           </li>
         ))}
       </ul>
@@ -164,15 +168,16 @@ export function TtsSetup({ keyValue, network }: { keyValue: string | null; netwo
 
 /** ChirpStack v4's HTTP integration. */
 export function ChirpstackSetup({ keyValue }: { keyValue: string | null }) {
+  const { t } = useTranslation();
   const integration = chirpstackIntegration(serviceOrigin(), keyValue);
   return (
     <>
-      <p>In ChirpStack: your application → Integrations → HTTP → Add. ChirpStack adds the event to the URL itself (?event=up, join, status, …).</p>
+      <p>{t('networks.chirpstack.where')}</p>
       <dl className="facts setup-facts">
-        <Setting name="Payload encoding" value="JSON" note="Protobuf works as well." />
-        <Setting name="Event endpoint URL" value={integration.endpoint} />
-        <Setting name="Header: key" value={integration.header} />
-        <Setting name="Header: value" value={integration.headerValue} />
+        <Setting id="Payload encoding" name={t('networks.chirpstack.payloadEncoding')} value="JSON" note={t('networks.chirpstack.protobuf')} />
+        <Setting id="Event endpoint URL" name={t('networks.chirpstack.endpoint')} value={integration.endpoint} />
+        <Setting id="Header: key" name={t('networks.chirpstack.headerKey')} value={integration.header} />
+        <Setting id="Header: value" name={t('networks.chirpstack.headerValue')} value={integration.headerValue} />
       </dl>
     </>
   );
@@ -180,15 +185,16 @@ export function ChirpstackSetup({ keyValue }: { keyValue: string | null }) {
 
 /** An HTTP JSON network: its own route, and a body at its mapping's paths. */
 export function HttpJsonSetup({ network, eui, keyValue }: { network: NetworkConfigWire; eui: string; keyValue: string | null }) {
+  const { t } = useTranslation();
   const url = httpJsonUrl(serviceOrigin(), network.uid);
   return (
     <>
-      <p>Your server posts its own JSON to this network’s route; the network’s mapping says where each member is.</p>
+      <p>{t('networks.httpJson.explanation')}</p>
       <dl className="facts setup-facts">
-        <Setting name="URL" value={url} />
-        <Setting name="Header" value={`${KEY_HEADER}: ${keyHeaderValue(keyValue)}`} />
+        <Setting id="URL" name={t('networks.httpJson.url')} value={url} />
+        <Setting id="Header" name={t('networks.httpJson.header')} value={`${KEY_HEADER}: ${keyHeaderValue(keyValue)}`} />
       </dl>
-      <CopyBlock text={curlCommand(url, keyValue, httpJsonBody(network.mapping, eui))} label={`${network.name} example (curl)`} />
+      <CopyBlock text={curlCommand(url, keyValue, httpJsonBody(network.mapping, eui))} label={t('networks.httpJson.example', { name: network.name })} />
     </>
   );
 }

@@ -10,6 +10,7 @@ import {
   THE_THINGS_STACK,
 } from '@dts/domain';
 import { type FormEvent, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { fieldError } from '../../api/client';
 import { useCan } from '../../api/organisation';
@@ -18,27 +19,22 @@ import { SelectField, TextField } from '../../components/form';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
 import { useAllDevices } from '../../hooks/devices';
 import { useCreateNetwork, useDeleteNetwork, useNetworks } from '../../hooks/networks';
+import { useTranslation } from '../../i18n';
 import { utcText } from '../../lib/format';
 import { httpJsonUrl, ingestUrl } from '../../lib/ingest-setup';
 import { ChirpstackSetup, HttpJsonSetup, IngestKey, RestSetup, serviceOrigin, TtsSetup, unlessShown } from './IngestSetup';
 
-const KIND_TEXT: Record<NetworkAdapter, string> = { chirpstack: 'ChirpStack', ttn: 'The Things Stack', 'http-json': 'HTTP JSON' };
-const KINDS = [
-  { value: 'ttn', label: 'The Things Stack' },
-  { value: 'chirpstack', label: 'ChirpStack' },
-  { value: 'http-json', label: 'HTTP JSON (any server that posts JSON)' },
-];
-/** The members of an HTTP JSON mapping a person may point elsewhere, with what each holds. */
-const MAPPING_FIELDS: { key: Exclude<keyof HttpJsonMappingWire, 'payload_encoding'>; label: string }[] = [
-  { key: 'devEUI', label: 'Device EUI at' },
-  { key: 'port', label: 'Port at' },
-  { key: 'payload', label: 'Payload at' },
-  { key: 'time', label: 'Time at' },
-  { key: 'rssi', label: 'RSSI at' },
-  { key: 'snr', label: 'SNR at' },
-  { key: 'message_id', label: 'Message id at' },
-  { key: 'fcnt', label: 'Frame counter at' },
-  { key: 'items', label: 'Array of uplinks at' },
+/** The members of an HTTP JSON mapping a person may point elsewhere (each labelled by `networks.add.mapping.<key>`). */
+const MAPPING_FIELDS: Exclude<keyof HttpJsonMappingWire, 'payload_encoding'>[] = [
+  'devEUI',
+  'port',
+  'payload',
+  'time',
+  'rssi',
+  'snr',
+  'message_id',
+  'fcnt',
+  'items',
 ];
 
 /** What the set-up card shows: a kind's route that every account shares, or one of the account's networks. */
@@ -62,6 +58,7 @@ const emptyForm = () => ({
 });
 
 function AddNetwork({ onCreated }: { onCreated: (network: NetworkConfigWire) => void }) {
+  const { t } = useTranslation();
   const create = useCreateNetwork();
   const [form, setForm] = useState(emptyForm);
   const api = form.adapter !== 'http-json';
@@ -84,18 +81,22 @@ function AddNetwork({ onCreated }: { onCreated: (network: NetworkConfigWire) => 
   };
   const mappingError = (key: string) => fieldError(create.error, `mapping.${key}`);
   return (
-    <Card title="Add a network" id="add-network">
+    <Card title={t('networks.add.title')} id="add-network">
       <form onSubmit={submit} noValidate>
         <div className="grid-form">
           <SelectField
-            label="Kind"
+            label={t('networks.add.kind')}
             value={form.adapter}
-            options={KINDS}
+            options={[
+              { value: 'ttn', label: t('networks.kinds.ttn') },
+              { value: 'chirpstack', label: t('networks.kinds.chirpstack') },
+              { value: 'http-json', label: t('networks.kinds.httpJsonLong') },
+            ]}
             onChange={(e) => setForm({ ...form, adapter: e.target.value as NetworkAdapter })}
             error={fieldError(create.error, 'adapter')}
           />
           <TextField
-            label="Name"
+            label={t('networks.add.name')}
             value={form.name}
             maxLength={100}
             onChange={(e) => setForm({ ...form, name: e.target.value })}
@@ -105,72 +106,68 @@ function AddNetwork({ onCreated }: { onCreated: (network: NetworkConfigWire) => 
         {api ? (
           <div className="grid-form setup-grid">
             <TextField
-              label={form.adapter === 'ttn' ? 'The Things Stack address' : 'ChirpStack API address'}
+              label={form.adapter === 'ttn' ? t('networks.add.ttsAddress') : t('networks.add.chirpstackAddress')}
               placeholder={form.adapter === 'ttn' ? 'https://eu1.cloud.thethings.network' : 'https://chirpstack.example.org:8090'}
               type="url"
               value={form.base_url}
               onChange={(e) => setForm({ ...form, base_url: e.target.value })}
               error={fieldError(create.error, 'base_url')}
-              hint="Where the service sends commands."
+              hint={t('networks.add.addressHint')}
             />
             <TextField
-              label="API key"
+              label={t('networks.add.apiKey')}
               type="password"
               autoComplete="off"
               value={form.api_key}
               onChange={(e) => setForm({ ...form, api_key: e.target.value })}
               error={fieldError(create.error, 'api_key')}
-              hint={
-                form.adapter === 'ttn'
-                  ? 'A key of the application with the right to send downlinks. Kept encrypted and never shown again.'
-                  : 'A ChirpStack API token. Kept encrypted and never shown again.'
-              }
+              hint={form.adapter === 'ttn' ? t('networks.add.ttsKeyHint') : t('networks.add.chirpstackKeyHint')}
             />
             {form.adapter === 'ttn' ? (
               <>
                 <TextField
-                  label="Application ID"
+                  label={t('networks.add.applicationId')}
                   value={form.application_id}
                   onChange={(e) => setForm({ ...form, application_id: e.target.value })}
                   error={fieldError(create.error, 'application_id')}
                 />
                 <TextField
-                  label="Webhook ID"
+                  label={t('networks.add.webhookId')}
                   value={form.webhook_id}
                   onChange={(e) => setForm({ ...form, webhook_id: e.target.value })}
                   error={fieldError(create.error, 'webhook_id')}
-                  hint="The ID you give the webhook in The Things Stack (set-up below)."
+                  hint={t('networks.add.webhookIdHint')}
                 />
               </>
             ) : null}
           </div>
         ) : (
           <fieldset className="mapping">
-            <legend>Where your server’s JSON keeps each member (empty: the name shown)</legend>
+            <legend>{t('networks.add.mappingLegend')}</legend>
             <div className="grid-form setup-grid">
-              {MAPPING_FIELDS.map((f) => (
+              {MAPPING_FIELDS.map((key) => (
                 <TextField
-                  key={f.key}
-                  label={f.label}
+                  key={key}
+                  label={t(`networks.add.mapping.${key}`)}
                   className="mono"
-                  placeholder={DEFAULT_HTTP_JSON_MAPPING[f.key] ?? 'none'}
-                  value={form.mapping[f.key] ?? ''}
-                  onChange={(e) => setForm({ ...form, mapping: { ...form.mapping, [f.key]: e.target.value } })}
-                  error={mappingError(f.key)}
+                  placeholder={DEFAULT_HTTP_JSON_MAPPING[key] ?? t('networks.add.mappingNone')}
+                  value={form.mapping[key] ?? ''}
+                  onChange={(e) => setForm({ ...form, mapping: { ...form.mapping, [key]: e.target.value } })}
+                  error={mappingError(key)}
                 />
               ))}
               <SelectField
-                label="Payload encoding"
+                label={t('networks.add.payloadEncoding')}
                 value={form.mapping.payload_encoding ?? 'hex'}
                 options={[
-                  { value: 'hex', label: 'Hexadecimal' },
-                  { value: 'base64', label: 'Base64' },
+                  { value: 'hex', label: t('networks.add.hex') },
+                  { value: 'base64', label: t('networks.add.base64') },
                 ]}
                 onChange={(e) => setForm({ ...form, mapping: { ...form.mapping, payload_encoding: e.target.value } })}
                 error={mappingError('payload_encoding')}
               />
             </div>
-            <p className="muted small">A dot path (data.rx[0].rssi) or a JSON Pointer (/data/rx/0/rssi).</p>
+            <p className="muted small">{t('networks.add.pathHint')}</p>
           </fieldset>
         )}
         <ErrorBox
@@ -181,7 +178,7 @@ function AddNetwork({ onCreated }: { onCreated: (network: NetworkConfigWire) => 
           )}
         />
         <button type="submit" className="primary" disabled={create.isPending}>
-          Add network
+          {t('networks.add.submit')}
         </button>
       </form>
     </Card>
@@ -190,6 +187,7 @@ function AddNetwork({ onCreated }: { onCreated: (network: NetworkConfigWire) => 
 
 /** The account's networks (added, listed, deleted) and, for each and for the routes every account shares, the exact set-up. */
 export function NetworksPage() {
+  const { t } = useTranslation();
   const admin = useCan('admin');
   const networks = useNetworks();
   const remove = useDeleteNetwork();
@@ -202,11 +200,12 @@ export function NetworksPage() {
   const eui = deviceEui || deviceList[0]?.devEUI || '';
   const chosen = choice.startsWith('network:') ? (list.find((n) => `network:${n.uid}` === choice) ?? null) : null;
   const kind = chosen ? chosen.adapter : choice;
+  const kindText = (adapter: NetworkAdapter) => t(`networks.kinds.${adapter}`);
   const choices = [
-    { value: 'ttn', label: `${THE_THINGS_STACK.name} (any application)` },
-    { value: 'chirpstack', label: `${CHIRPSTACK.name} (any server)` },
-    { value: 'rest', label: `${REST.name} (a script)` },
-    ...list.map((n) => ({ value: `network:${n.uid}`, label: `${n.name} (${KIND_TEXT[n.adapter]})` })),
+    { value: 'ttn', label: t('networks.setup.anyTts', { name: THE_THINGS_STACK.name }) },
+    { value: 'chirpstack', label: t('networks.setup.anyChirpstack', { name: CHIRPSTACK.name }) },
+    { value: 'rest', label: t('networks.setup.anyRest', { name: REST.name }) },
+    ...list.map((n) => ({ value: `network:${n.uid}`, label: t('networks.setup.ownNetwork', { name: n.name, kind: kindText(n.adapter) }) })),
   ];
   const keyValue = key?.hash ?? null;
   const setUp = (n: NetworkConfigWire) => {
@@ -216,29 +215,24 @@ export function NetworksPage() {
 
   return (
     <>
-      <PageHeader title="Networks" subtitle="Where uplinks come from, and where commands go out." />
-      <Card title="Your networks" id="networks">
-        {networks.isPending ? <Loading what="Loading networks" /> : null}
+      <PageHeader title={t('networks.title')} subtitle={t('networks.subtitle')} />
+      <Card title={t('networks.list.title')} id="networks">
+        {networks.isPending ? <Loading what={t('networks.list.loading')} /> : null}
         <ErrorBox error={networks.error ?? remove.error} />
-        {networks.data && list.length === 0 ? (
-          <Empty>
-            No networks of your own yet. Uplinks from The Things Stack, ChirpStack and scripts need none: follow the set-up below. Add one to send commands
-            through your own The Things Stack or ChirpStack, or to read any other server’s JSON.
-          </Empty>
-        ) : null}
+        {networks.data && list.length === 0 ? <Empty>{t('networks.list.empty')}</Empty> : null}
         {list.length > 0 ? (
           <div className="table-scroll contained">
             <table className="data-table static">
-              <caption className="sr-only">Your networks</caption>
+              <caption className="sr-only">{t('networks.list.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Uplinks to</th>
-                  <th scope="col">Network id</th>
-                  <th scope="col">Added (UTC)</th>
+                  <th scope="col">{t('networks.list.name')}</th>
+                  <th scope="col">{t('networks.list.kind')}</th>
+                  <th scope="col">{t('networks.list.route')}</th>
+                  <th scope="col">{t('networks.list.uid')}</th>
+                  <th scope="col">{t('networks.list.added')}</th>
                   <th scope="col">
-                    <span className="sr-only">Actions</span>
+                    <span className="sr-only">{t('networks.list.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -246,19 +240,19 @@ export function NetworksPage() {
                 {list.map((n) => (
                   <tr key={n.uid} data-network={n.uid}>
                     <td>{n.name}</td>
-                    <td>{KIND_TEXT[n.adapter]}</td>
+                    <td>{kindText(n.adapter)}</td>
                     <td className="mono small">{routeOf(n)}</td>
                     <td className="num">{n.uid}</td>
                     <td className="nowrap">{utcText(n.created_unix)}</td>
                     <td>
                       <span className="row-actions">
                         <button type="button" className="small" onClick={() => setUp(n)}>
-                          Set up
+                          {t('networks.list.setUp')}
                         </button>
                         {admin ? (
                           <ConfirmButton
-                            label="Delete"
-                            confirm={`Delete the network ${n.name}? Its devices are left without a network.`}
+                            label={t('networks.list.delete')}
+                            confirm={t('networks.list.confirmDelete', { name: n.name })}
                             pending={remove.isPending}
                             onConfirm={() => remove.mutate(n.uid, { onSuccess: () => choice === `network:${n.uid}` && setChoice('ttn') })}
                           />
@@ -271,22 +265,25 @@ export function NetworksPage() {
             </table>
           </div>
         ) : null}
-        <p className="muted small">A device sends its commands through the network chosen in its Settings (by its network id).</p>
+        <p className="muted small">{t('networks.list.commandsHint')}</p>
       </Card>
       {admin ? <AddNetwork onCreated={(n) => setChoice(`network:${n.uid}`)} /> : null}
-      <Card title="Set-up" id="set-up">
+      <Card title={t('networks.setup.title')} id="set-up">
         <div className="grid-form">
-          <SelectField label="Network" value={choice} options={choices} onChange={(e) => setChoice(e.target.value as Choice)} />
+          <SelectField label={t('networks.setup.network')} value={choice} options={choices} onChange={(e) => setChoice(e.target.value as Choice)} />
           {deviceList.length > 0 ? (
             <SelectField
-              label="Example device"
+              label={t('networks.setup.exampleDevice')}
               value={eui}
-              options={deviceList.map((d) => ({ value: d.devEUI, label: d.label ? `${d.label} (${d.devEUI})` : d.devEUI }))}
+              options={deviceList.map((d) => ({
+                value: d.devEUI,
+                label: d.label ? t('networks.setup.deviceOption', { label: d.label, eui: d.devEUI }) : d.devEUI,
+              }))}
               onChange={(e) => setDeviceEui(e.target.value)}
             />
           ) : null}
         </div>
-        <IngestKey name="Ingest key" created={key} onCreated={setKey} />
+        <IngestKey name={t('networks.setup.keyName')} created={key} onCreated={setKey} />
         {kind === 'ttn' ? <TtsSetup keyValue={keyValue} network={chosen ?? undefined} /> : null}
         {kind === 'chirpstack' ? <ChirpstackSetup keyValue={keyValue} /> : null}
         {kind === 'rest' || (kind === 'http-json' && chosen) ? (
@@ -298,13 +295,11 @@ export function NetworksPage() {
             )
           ) : (
             <Empty>
-              <Link href="/devices">Register a device</Link> first: the example sends an uplink of one of your devices.
+              <Trans t={t} i18nKey="networks.setup.registerFirst" components={{ register: <Link href="/devices" /> }} />
             </Empty>
           )
         ) : null}
-        {chosen && chosen.adapter !== 'http-json' ? (
-          <p className="muted small">Uplinks of every {KIND_TEXT[chosen.adapter]} reach the same route; this network is what commands go out through.</p>
-        ) : null}
+        {chosen && chosen.adapter !== 'http-json' ? <p className="muted small">{t('networks.setup.sameRoute', { kind: kindText(chosen.adapter) })}</p> : null}
       </Card>
     </>
   );
