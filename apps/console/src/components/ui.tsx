@@ -24,6 +24,15 @@ export function ErrorBox({ error }: { error: unknown }) {
   );
 }
 
+/** A short confirmation of what was just done ("Rule saved."), announced politely; nothing when there is none. */
+export function Notice({ text }: { text: string | null | undefined }) {
+  return text ? (
+    <p className="notice" role="status">
+      {text}
+    </p>
+  ) : null;
+}
+
 export function Loading({ what }: { what?: string }) {
   const { t } = useTranslation();
   return (

@@ -9,6 +9,7 @@ import { useNow } from '../hooks/now';
 import { i18n, useTranslation } from '../i18n';
 import { AdminAccounts } from './AdminAccounts';
 import { AdminAudit } from './AuditLog';
+import { TableHead } from '../components/TableHead';
 
 const bytes = (n: number) => (n >= 1_048_576 ? `${num(n / 1_048_576, 1)} MiB` : n >= 1024 ? `${num(n / 1024, 1)} KiB` : `${n} B`);
 
@@ -105,15 +106,7 @@ function Figures() {
             </Card>
             <Card title={t('admin.queues.title')} id="queues">
               <table className="data-table static">
-                <caption className="sr-only">{t('admin.queues.caption')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('admin.queues.queue')}</th>
-                    <th scope="col" className="num">
-                      {t('admin.queues.jobs')}
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead caption={t('admin.queues.caption')} columns={[t('admin.queues.queue'), { label: t('admin.queues.jobs'), className: 'num' }]} />
                 <tbody>
                   {Object.entries(i.queues).map(([queue, depth]) => (
                     <tr key={queue} data-queue={queue}>

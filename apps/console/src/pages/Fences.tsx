@@ -6,7 +6,7 @@ import { fieldError } from '../api/client';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { FenceMap, type FenceMapMode } from '../components/FenceMap';
 import { TextField } from '../components/form';
-import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/ui';
+import { Card, Empty, ErrorBox, Loading, Notice, PageHeader } from '../components/ui';
 import { useCreateFence, useDeleteFence, useFenceDevices, useFences, useUpdateFence } from '../hooks/fences';
 import { cornerCount, parsePolygonText } from '../lib/fence-geometry';
 import { useTranslation } from '../i18n';
@@ -97,11 +97,7 @@ export function FencesPage() {
           ) : null
         }
       />
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice text={notice} />
       <ErrorBox error={fences.error} />
       <div className="fence-layout">
         <div>

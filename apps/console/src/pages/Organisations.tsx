@@ -33,6 +33,7 @@ import {
 import { useTranslation } from '../i18n';
 import { count } from '../lib/format';
 import { OrganisationAudit } from './AuditLog';
+import { TableHead } from '../components/TableHead';
 
 /** The button that makes the console act in an organisation (or in the person's own account). */
 function ActInButton({ name }: { name: string | null }) {
@@ -107,18 +108,11 @@ export function OrganisationsPage() {
         {organisations.data && organisations.data.length > 0 ? (
           <div className="table-scroll">
             <table className="data-table static">
-              <caption className="sr-only">{t('organisations.list.title')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('organisations.list.name')}</th>
-                  <th scope="col">{t('organisations.list.role')}</th>
-                  <th scope="col">{t('organisations.list.members')}</th>
-                  <th scope="col">{t('organisations.list.devices')}</th>
-                  <th scope="col">
-                    <span className="sr-only">{t('organisations.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                caption={t('organisations.list.title')}
+                columns={[t('organisations.list.name'), t('organisations.list.role'), t('organisations.list.members'), t('organisations.list.devices')]}
+                actions={t('organisations.actions')}
+              />
               <tbody>
                 {organisations.data.map((o) => (
                   <tr key={o.id} data-organisation={o.name}>
@@ -223,17 +217,11 @@ function Members({ org }: { org: OrganisationWire }) {
       {members.data ? (
         <div className="table-scroll">
           <table className="data-table static">
-            <caption className="sr-only">{t('organisations.members.caption', { name: org.name })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('organisations.members.member')}</th>
-                <th scope="col">{t('organisations.members.role')}</th>
-                <th scope="col">{t('organisations.members.since')}</th>
-                <th scope="col">
-                  <span className="sr-only">{t('organisations.actions')}</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              caption={t('organisations.members.caption', { name: org.name })}
+              columns={[t('organisations.members.member'), t('organisations.members.role'), t('organisations.members.since')]}
+              actions={t('organisations.actions')}
+            />
             <tbody>
               {members.data.map((m) => {
                 const self = m.account_id === me?.id;
@@ -346,18 +334,17 @@ function Invitations({ org }: { org: OrganisationWire }) {
       {invitations.data && invitations.data.length > 0 ? (
         <div className="table-scroll">
           <table className="data-table static">
-            <caption>{t('organisations.invitations.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('organisations.invitations.address')}</th>
-                <th scope="col">{t('organisations.invitations.role')}</th>
-                <th scope="col">{t('organisations.invitations.invitedBy')}</th>
-                <th scope="col">{t('organisations.invitations.until')}</th>
-                <th scope="col">
-                  <span className="sr-only">{t('organisations.actions')}</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              caption={t('organisations.invitations.caption')}
+              columns={[
+                t('organisations.invitations.address'),
+                t('organisations.invitations.role'),
+                t('organisations.invitations.invitedBy'),
+                t('organisations.invitations.until'),
+              ]}
+              actions={t('organisations.actions')}
+              captionShown
+            />
             <tbody>
               {invitations.data.map((i) => (
                 <tr key={i.uid} data-invitation={i.email}>

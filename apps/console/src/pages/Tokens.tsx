@@ -10,6 +10,7 @@ import { useCreateToken, useDeleteToken, useTokens } from '../hooks/account';
 import { useNow } from '../hooks/now';
 import { useTranslation } from '../i18n';
 import { expired, maskToken, untilFromInput } from '../lib/tokens';
+import { TableHead } from '../components/TableHead';
 
 const TYPES = ['API', 'master'] as const;
 
@@ -120,20 +121,18 @@ export function TokensPage() {
         {list.length > 0 ? (
           <div className="table-scroll">
             <table className="data-table static">
-              <caption className="sr-only">{t('tokens.list.caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('tokens.list.name')}</th>
-                  <th scope="col">{t('tokens.list.type')}</th>
-                  <th scope="col">{t('tokens.list.rights')}</th>
-                  <th scope="col">{t('tokens.list.value')}</th>
-                  <th scope="col">{t('tokens.list.created')}</th>
-                  <th scope="col">{t('tokens.list.until')}</th>
-                  <th scope="col">
-                    <span className="sr-only">{t('tokens.list.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                caption={t('tokens.list.caption')}
+                columns={[
+                  t('tokens.list.name'),
+                  t('tokens.list.type'),
+                  t('tokens.list.rights'),
+                  t('tokens.list.value'),
+                  t('tokens.list.created'),
+                  t('tokens.list.until'),
+                ]}
+                actions={t('tokens.list.actions')}
+              />
               <tbody>
                 {list.map((token) => (
                   <tr key={token.uid} data-token={token.uid}>

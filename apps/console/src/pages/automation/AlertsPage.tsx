@@ -11,6 +11,7 @@ import { useNow } from '../../hooks/now';
 import { useTranslation } from '../../i18n';
 import { relativeTime, utcText } from '../../lib/format';
 import { AlertDetails } from './AlertDetails';
+import { TableHead } from '../../components/TableHead';
 
 /** The filters as they live in the address bar (the header's bell links to ?state=active). */
 function readFilters(search: string): { state: AlertStateFilter | ''; eui: string } {
@@ -88,19 +89,11 @@ export function AlertsPage() {
             </p>
             <div className="table-scroll">
               <table className="data-table static alerts-table stack-table">
-                <caption className="sr-only">{t('alerts.title')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('alerts.table.raised')}</th>
-                    <th scope="col">{t('alerts.table.device')}</th>
-                    <th scope="col">{t('alerts.table.rule')}</th>
-                    <th scope="col">{t('alerts.table.message')}</th>
-                    <th scope="col">{t('alerts.table.state')}</th>
-                    <th scope="col">
-                      <span className="sr-only">{t('alerts.table.actions')}</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead
+                  caption={t('alerts.title')}
+                  columns={[t('alerts.table.raised'), t('alerts.table.device'), t('alerts.table.rule'), t('alerts.table.message'), t('alerts.table.state')]}
+                  actions={t('alerts.table.actions')}
+                />
                 <tbody>
                   {list.map((a) => (
                     <Fragment key={a.uid}>

@@ -7,13 +7,14 @@ import { useCan } from '../../api/organisation';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyValue } from '../../components/CopyValue';
 import { SelectField } from '../../components/form';
-import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
+import { Card, Empty, ErrorBox, Loading, Notice, PageHeader } from '../../components/ui';
 import { useDeleteIntegration, useDeliveries, useIntegrations, useRedeliver, useTestIntegration, useUpdateIntegration } from '../../hooks/integrations';
 import { i18n, useTranslation } from '../../i18n';
 import { utcText } from '../../lib/format';
 import { HEALTH_NAME, integrationHealth } from '../../lib/integration-health';
 import { IntegrationForm } from './IntegrationForm';
 import { scopeText } from './ScopeFields';
+import { TableHead } from '../../components/TableHead';
 
 const TONE_CLASS = { ok: 'badge-ok', bad: 'badge-bad', off: 'badge-off', info: 'badge-info' } as const;
 const DELIVERY_CLASS: Record<DeliveryState, string> = { pending: 'badge-warn', delivered: 'badge-ok', failed: 'badge-bad' };
@@ -86,11 +87,7 @@ function Integrations() {
           ) : null
         }
       />
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice text={notice} />
       {secret ? (
         <Card title={t('integrations.secretOf', { name: secret.name })} id="webhook-secret">
           <p>
@@ -270,21 +267,19 @@ function DeliveryLog({ integration }: { integration: IntegrationWire }) {
       {rows.length > 0 ? (
         <div className="table-scroll">
           <table className="data-table static deliveries-table stack-table">
-            <caption className="sr-only">{t('integrations.log.caption', { name: integration.name })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('integrations.log.table.event')}</th>
-                <th scope="col">{t('integrations.log.table.device')}</th>
-                <th scope="col">{t('integrations.log.table.state')}</th>
-                <th scope="col">{t('integrations.log.table.attempts')}</th>
-                <th scope="col">{t('integrations.log.table.answer')}</th>
-                <th scope="col">{t('integrations.log.table.lastAttempt')}</th>
-                <th scope="col">{t('integrations.log.table.error')}</th>
-                <th scope="col">
-                  <span className="sr-only">{t('integrations.log.table.actions')}</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              caption={t('integrations.log.caption', { name: integration.name })}
+              columns={[
+                t('integrations.log.table.event'),
+                t('integrations.log.table.device'),
+                t('integrations.log.table.state'),
+                t('integrations.log.table.attempts'),
+                t('integrations.log.table.answer'),
+                t('integrations.log.table.lastAttempt'),
+                t('integrations.log.table.error'),
+              ]}
+              actions={t('integrations.log.table.actions')}
+            />
             <tbody>
               {rows.map((d) => (
                 <tr key={d.id} data-delivery={d.id} data-state={d.state}>

@@ -5,12 +5,13 @@ import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { useCan } from '../../api/organisation';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
+import { Card, Empty, ErrorBox, Loading, Notice, PageHeader } from '../../components/ui';
 import { useFences } from '../../hooks/fences';
 import { useDeleteRule, useRules, useUpdateRule } from '../../hooks/rules';
 import { i18n, useTranslation } from '../../i18n';
 import { RuleForm } from './RuleForm';
 import { scopeText } from './ScopeFields';
+import { TableHead } from '../../components/TableHead';
 
 /** What a rule watches for, in one line, in the console's language. */
 export function ruleCondition(rule: RuleWire, fences: readonly FenceWire[]): string {
@@ -74,11 +75,7 @@ export function RulesPage() {
           ) : null
         }
       />
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice text={notice} />
       {editing !== null && (editing === 'new' || current) ? (
         <Card title={current ? t('rules.edit', { name: current.name }) : t('rules.newRule')} id="rule-form">
           <RuleForm
@@ -99,22 +96,18 @@ export function RulesPage() {
         {list.length > 0 ? (
           <div className="table-scroll">
             <table className="data-table static stack-table">
-              <caption className="sr-only">{t('rules.title')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('rules.table.name')}</th>
-                  <th scope="col">{t('rules.table.kind')}</th>
-                  <th scope="col">{t('rules.table.condition')}</th>
-                  <th scope="col">{t('rules.table.devices')}</th>
-                  <th scope="col">{t('rules.table.email')}</th>
-                  <th scope="col">{t('rules.table.state')}</th>
-                  {operator ? (
-                    <th scope="col">
-                      <span className="sr-only">{t('rules.table.actions')}</span>
-                    </th>
-                  ) : null}
-                </tr>
-              </thead>
+              <TableHead
+                caption={t('rules.title')}
+                columns={[
+                  t('rules.table.name'),
+                  t('rules.table.kind'),
+                  t('rules.table.condition'),
+                  t('rules.table.devices'),
+                  t('rules.table.email'),
+                  t('rules.table.state'),
+                ]}
+                actions={operator ? t('rules.table.actions') : undefined}
+              />
               <tbody>
                 {list.map((r) => (
                   <tr key={r.uid} data-rule={r.uid}>

@@ -5,6 +5,7 @@ import { byPerson } from '../../lib/annotation-draft';
 import { DETECTOR_FILE_MAX_BYTES, type DetectorFile, importSummary, parseDetectorFile } from '../../lib/detector-file';
 import { useTranslation } from '../../i18n';
 import type { PhotoDraft } from './usePhotoDraft';
+import { Notice } from '../../components/ui';
 
 /**
  * A MegaDetector or SpeciesNet output file, picked or dropped: narrowed to this photo's entry and
@@ -71,11 +72,7 @@ export function DetectorImport({ state, filename }: { state: PhotoDraft; filenam
           {problem}
         </p>
       ) : null}
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice text={done} />
     </section>
   );
 }

@@ -9,7 +9,7 @@ import {
   type DeviceMetaWire,
 } from '@dts/domain';
 import { ArrowDown, ArrowLeft, ArrowRight, ArrowUp, GripVertical, Minus, MoveHorizontal, MoveVertical, Pencil, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, type PointerEvent, useMemo, useReducer, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type PointerEvent, type ReactNode, useMemo, useReducer, useRef, useState } from 'react';
 import { SelectField, TextField } from '../../components/form';
 import { ErrorBox } from '../../components/ui';
 import { Trans } from 'react-i18next';
@@ -25,6 +25,65 @@ import { WidgetForm } from './WidgetForm';
  * keys (Shift + arrows resize) — and removed. Nothing is sent before Save: the arrangement is
  * stored whole, as the service takes it.
  */
+
+type Arrange = { type: 'move'; dx: number; dy: number } | { type: 'resize'; dw: number; dh: number };
+/** The editor's buttons to move and resize a widget by one cell (the keyboard's arrows do the same): each its action, when it applies, its icons. */
+const ARRANGE: readonly {
+  label: 'moveLeft' | 'moveRight' | 'moveUp' | 'moveDown' | 'narrower' | 'wider' | 'shorter' | 'taller';
+  action: Arrange;
+  allowed: (w: DashboardWidget) => boolean;
+  icons: ReactNode;
+}[] = [
+  { label: 'moveLeft', action: { type: 'move', dx: -1, dy: 0 }, allowed: (w) => w.x > 0, icons: <ArrowLeft aria-hidden size={16} /> },
+  { label: 'moveRight', action: { type: 'move', dx: 1, dy: 0 }, allowed: (w) => w.x + w.w < DASHBOARD_COLUMNS, icons: <ArrowRight aria-hidden size={16} /> },
+  { label: 'moveUp', action: { type: 'move', dx: 0, dy: -1 }, allowed: (w) => w.y > 0, icons: <ArrowUp aria-hidden size={16} /> },
+  { label: 'moveDown', action: { type: 'move', dx: 0, dy: 1 }, allowed: () => true, icons: <ArrowDown aria-hidden size={16} /> },
+  {
+    label: 'narrower',
+    action: { type: 'resize', dw: -1, dh: 0 },
+    allowed: (w) => w.w > 1,
+    icons: (
+      <>
+        <Minus aria-hidden size={14} />
+        <MoveHorizontal aria-hidden size={16} />
+      </>
+    ),
+  },
+  {
+    label: 'wider',
+    action: { type: 'resize', dw: 1, dh: 0 },
+    allowed: (w) => w.w < DASHBOARD_COLUMNS,
+    icons: (
+      <>
+        <Plus aria-hidden size={14} />
+        <MoveHorizontal aria-hidden size={16} />
+      </>
+    ),
+  },
+  {
+    label: 'shorter',
+    action: { type: 'resize', dw: 0, dh: -1 },
+    allowed: (w) => w.h > 1,
+    icons: (
+      <>
+        <Minus aria-hidden size={14} />
+        <MoveVertical aria-hidden size={16} />
+      </>
+    ),
+  },
+  {
+    label: 'taller',
+    action: { type: 'resize', dw: 0, dh: 1 },
+    allowed: (w) => w.h < DASHBOARD_WIDGET_HEIGHT_MAX,
+    icons: (
+      <>
+        <Plus aria-hidden size={14} />
+        <MoveVertical aria-hidden size={16} />
+      </>
+    ),
+  },
+];
+
 export function DashboardEditor({
   initial,
   devices,
@@ -196,89 +255,19 @@ export function DashboardEditor({
             </div>
             <p className="muted small dash-place">{t('dashboards.editor.placeShort', { x: w.x + 1, y: w.y + 1, w: w.w, h: w.h })}</p>
             <div className="dash-tools" role="group" aria-label={t('dashboards.editor.arrange', { title: titleOf(w) })}>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'move', id: w.id, dx: -1, dy: 0 }, 'moved')}
-                disabled={w.x === 0}
-                title={t('dashboards.editor.moveLeft')}
-              >
-                <ArrowLeft aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.moveLeft')}</span>
-              </button>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'move', id: w.id, dx: 1, dy: 0 }, 'moved')}
-                disabled={w.x + w.w >= DASHBOARD_COLUMNS}
-                title={t('dashboards.editor.moveRight')}
-              >
-                <ArrowRight aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.moveRight')}</span>
-              </button>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'move', id: w.id, dx: 0, dy: -1 }, 'moved')}
-                disabled={w.y === 0}
-                title={t('dashboards.editor.moveUp')}
-              >
-                <ArrowUp aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.moveUp')}</span>
-              </button>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'move', id: w.id, dx: 0, dy: 1 }, 'moved')}
-                title={t('dashboards.editor.moveDown')}
-              >
-                <ArrowDown aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.moveDown')}</span>
-              </button>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: -1, dh: 0 }, 'resized')}
-                disabled={w.w <= 1}
-                title={t('dashboards.editor.narrower')}
-              >
-                <Minus aria-hidden size={14} />
-                <MoveHorizontal aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.narrower')}</span>
-              </button>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: 1, dh: 0 }, 'resized')}
-                disabled={w.w >= DASHBOARD_COLUMNS}
-                title={t('dashboards.editor.wider')}
-              >
-                <Plus aria-hidden size={14} />
-                <MoveHorizontal aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.wider')}</span>
-              </button>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: 0, dh: -1 }, 'resized')}
-                disabled={w.h <= 1}
-                title={t('dashboards.editor.shorter')}
-              >
-                <Minus aria-hidden size={14} />
-                <MoveVertical aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.shorter')}</span>
-              </button>
-              <button
-                type="button"
-                className="small"
-                onClick={() => act({ type: 'resize', id: w.id, dw: 0, dh: 1 }, 'resized')}
-                disabled={w.h >= DASHBOARD_WIDGET_HEIGHT_MAX}
-                title={t('dashboards.editor.taller')}
-              >
-                <Plus aria-hidden size={14} />
-                <MoveVertical aria-hidden size={16} />
-                <span className="sr-only">{t('dashboards.editor.taller')}</span>
-              </button>
+              {ARRANGE.map((tool) => (
+                <button
+                  key={tool.label}
+                  type="button"
+                  className="small"
+                  onClick={() => act({ ...tool.action, id: w.id }, tool.action.type === 'move' ? 'moved' : 'resized')}
+                  disabled={!tool.allowed(w)}
+                  title={t(`dashboards.editor.${tool.label}`)}
+                >
+                  {tool.icons}
+                  <span className="sr-only">{t(`dashboards.editor.${tool.label}`)}</span>
+                </button>
+              ))}
             </div>
             <div className="button-row">
               <button type="button" className="small" onClick={() => setForm({ mode: 'change', id: w.id })} disabled={form !== null}>

@@ -3,7 +3,7 @@ import { Pencil } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useActingOrganisation, useCan } from '../../api/organisation';
-import { ErrorBox, Loading, PageHeader } from '../../components/ui';
+import { ErrorBox, Loading, Notice, PageHeader } from '../../components/ui';
 import { useDashboard, useUpdateDashboard } from '../../hooks/dashboards';
 import { useAllDevices } from '../../hooks/devices';
 import { readingOrder } from '../../lib/dashboard-layout';
@@ -73,11 +73,7 @@ export function DashboardPage({ uid }: { uid: string }) {
           ) : null
         }
       />
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice text={notice} />
       {editing && mayEdit ? (
         <DashboardEditor
           initial={d}

@@ -6,7 +6,7 @@ import { fieldError } from '../../api/client';
 import { useActingOrganisation, useCan } from '../../api/organisation';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { SelectField, TextField } from '../../components/form';
-import { Card, Empty, ErrorBox, Loading, PageHeader } from '../../components/ui';
+import { Card, Empty, ErrorBox, Loading, Notice, PageHeader } from '../../components/ui';
 import { useCreateDashboard, useDashboards, useDeleteDashboard } from '../../hooks/dashboards';
 import { Trans } from 'react-i18next';
 import { useTranslation } from '../../i18n';
@@ -35,11 +35,7 @@ export function DashboardsPage() {
   return (
     <>
       <PageHeader title={t('dashboards.title')} subtitle={organisation ? t('dashboards.list.subtitleShared') : t('dashboards.list.subtitle')} />
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice text={notice} />
       <div className={operator ? 'dash-list-layout' : undefined}>
         <Card title={t('dashboards.list.yours')} id="dashboard-list">
           <ErrorBox error={dashboards.error ?? remove.error} />

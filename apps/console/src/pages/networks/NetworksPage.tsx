@@ -23,6 +23,7 @@ import { useTranslation } from '../../i18n';
 import { utcText } from '../../lib/format';
 import { httpJsonUrl, ingestUrl } from '../../lib/ingest-setup';
 import { ChirpstackSetup, HttpJsonSetup, IngestKey, RestSetup, serviceOrigin, TtsSetup, unlessShown } from './IngestSetup';
+import { TableHead } from '../../components/TableHead';
 
 /** The members of an HTTP JSON mapping a person may point elsewhere (each labelled by `networks.add.mapping.<key>`). */
 const MAPPING_FIELDS: Exclude<keyof HttpJsonMappingWire, 'payload_encoding'>[] = [
@@ -223,19 +224,11 @@ export function NetworksPage() {
         {list.length > 0 ? (
           <div className="table-scroll contained">
             <table className="data-table static">
-              <caption className="sr-only">{t('networks.list.caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('networks.list.name')}</th>
-                  <th scope="col">{t('networks.list.kind')}</th>
-                  <th scope="col">{t('networks.list.route')}</th>
-                  <th scope="col">{t('networks.list.uid')}</th>
-                  <th scope="col">{t('networks.list.added')}</th>
-                  <th scope="col">
-                    <span className="sr-only">{t('networks.list.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                caption={t('networks.list.caption')}
+                columns={[t('networks.list.name'), t('networks.list.kind'), t('networks.list.route'), t('networks.list.uid'), t('networks.list.added')]}
+                actions={t('networks.list.actions')}
+              />
               <tbody>
                 {list.map((n) => (
                   <tr key={n.uid} data-network={n.uid}>
