@@ -2,7 +2,7 @@ import type { SeriesWire } from '@dts/domain';
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { useTranslation } from '../i18n';
+import { useTranslation, currentLocale } from '../i18n';
 import { num, utcText } from '../lib/format';
 import { timeAxisRange, toChartData } from '../lib/series';
 
@@ -61,7 +61,7 @@ export function SeriesChart({ series, members, describe, height = 280, compact =
       }
     });
     const axes: uPlot.Axis[] = [
-      { stroke: '#374151', grid: { stroke: '#e5e7eb' } },
+      { stroke: '#374151', grid: { stroke: '#e5e7eb' }, values: timeTicks },
       ...units.map(
         (unit, i) =>
           ({
@@ -148,4 +148,16 @@ export function SeriesChart({ series, members, describe, height = 280, compact =
       </figcaption>
     </figure>
   );
+}
+
+/**
+ * The time axis's tick labels in the console's language, in UTC as every time of the console:
+ * "16:30" in both, "28 Nov" and "28. Nov." for ticks a day or more apart (uPlot's own labels are
+ * American English: "4:30pm", "11/28/26").
+ */
+function timeTicks(_u: uPlot, splits: number[], _axis: number, _space: number, increment: number): string[] {
+  const options: Intl.DateTimeFormatOptions =
+    increment >= 86_400 ? { day: 'numeric', month: 'short' } : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  const format = new Intl.DateTimeFormat(currentLocale(), { ...options, timeZone: 'UTC' });
+  return splits.map((unix) => format.format(new Date(unix * 1000)));
 }
