@@ -6,10 +6,9 @@ import { Card, ErrorBox, Loading, OnlineBadge, PageHeader } from '../components/
 import { useAllDevices, useConsoleConfig } from '../hooks/devices';
 import { useNow } from '../hooks/now';
 import { useTranslation } from '../i18n';
+import { deviceMarkers, OFFLINE_COLOUR as OFFLINE, ONLINE_COLOUR as ONLINE, placedDevices } from '../lib/device-map';
 import { relativeTime } from '../lib/format';
 
-const ONLINE = '#15803d';
-const OFFLINE = '#b91c1c';
 /** The devices listed under the map (all are on it). */
 const LISTED = 200;
 
@@ -20,25 +19,9 @@ export function MapOverviewPage() {
   const threshold = useConsoleConfig().data?.online_threshold_s ?? 3_600;
   const now = useNow();
   const [, navigate] = useLocation();
-  const placed = useMemo(
-    () =>
-      (devices.data ?? [])
-        .map((d) => ({ d, lat: d.lat ?? d.installation_lat, lon: d.lon ?? d.installation_lon }))
-        .filter((x): x is { d: (typeof x)['d']; lat: number; lon: number } => x.lat !== null && x.lon !== null),
-    [devices.data],
-  );
+  const placed = useMemo(() => placedDevices(devices.data ?? []), [devices.data]);
   const markers = useMemo(
-    () =>
-      placed.map(({ d, lat, lon }) => {
-        const online = isOnline(d.ts_activity_last_unix, threshold, now);
-        return {
-          id: d.devEUI,
-          lat,
-          lon,
-          label: `${d.label || d.devEUI} (${online ? t('common.online') : t('common.offline')})`,
-          color: online ? ONLINE : OFFLINE,
-        };
-      }),
+    () => deviceMarkers(placed, threshold, now, { online: t('common.online'), offline: t('common.offline') }),
     [placed, threshold, now, t],
   );
   return (

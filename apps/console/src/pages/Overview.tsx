@@ -1,9 +1,9 @@
-import { type ActivityEntryWire, type AlertWire, isOnline } from '@dts/domain';
+import type { ActivityEntryWire, AlertWire } from '@dts/domain';
 import { useQueries } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useCan } from '../api/organisation';
-import { type MapMarker, type MapTrack, MapView } from '../components/MapView';
+import { type MapTrack, MapView } from '../components/MapView';
 import { Card, ErrorBox, Loading, PageHeader } from '../components/ui';
 import { useActiveAlerts } from '../hooks/alerts';
 import { useActivity, useAllDevices, useConsoleConfig, useOverview } from '../hooks/devices';
@@ -11,10 +11,10 @@ import { useIntegrations } from '../hooks/integrations';
 import { useNow } from '../hooks/now';
 import { trackQuery } from '../hooks/uplinks';
 import { useTranslation } from '../i18n';
+import { deviceMarkers, OFFLINE_COLOUR as OFFLINE, ONLINE_COLOUR as ONLINE, placedDevices } from '../lib/device-map';
 import { count, relativeTime, utcText } from '../lib/format';
+import { integrationHealth } from '../lib/integration-health';
 
-const ONLINE = '#15803d';
-const OFFLINE = '#b91c1c';
 /** The devices whose last day's track the map draws: the most recently heard of those with a position. */
 const TRACKED = 20;
 const DAY = 86_400;
@@ -76,13 +76,7 @@ function DevicesMap() {
   const [, navigate] = useLocation();
   // The tracks start where the page opened: one cache entry per device (live positions are appended to it).
   const [from] = useState(() => Math.floor(Date.now() / 1000) - DAY);
-  const placed = useMemo(
-    () =>
-      (devices.data ?? [])
-        .map((d) => ({ d, lat: d.lat ?? d.installation_lat, lon: d.lon ?? d.installation_lon }))
-        .filter((x): x is { d: (typeof x)['d']; lat: number; lon: number } => x.lat !== null && x.lon !== null),
-    [devices.data],
-  );
+  const placed = useMemo(() => placedDevices(devices.data ?? []), [devices.data]);
   const tracked = useMemo(
     () =>
       placed
@@ -93,16 +87,7 @@ function DevicesMap() {
     [placed, from],
   );
   const tracks = useQueries({ queries: tracked.map((eui) => trackQuery(eui, from)) });
-  const markers: MapMarker[] = placed.map(({ d, lat, lon }) => {
-    const online = isOnline(d.ts_activity_last_unix, threshold, now);
-    return {
-      id: d.devEUI,
-      lat,
-      lon,
-      label: `${d.label || d.devEUI} (${online ? t('overview.map.online') : t('overview.map.offline')})`,
-      color: online ? ONLINE : OFFLINE,
-    };
-  });
+  const markers = deviceMarkers(placed, threshold, now, { online: t('overview.map.online'), offline: t('overview.map.offline') });
   const lines: MapTrack[] = tracked.flatMap((eui, i) => {
     const points = (tracks[i]?.data ?? []).map(([, lat, lon]) => [lat, lon] as [number, number]);
     return points.length > 1 ? [{ id: eui, points, color: '#0f766e' }] : [];
@@ -201,23 +186,15 @@ function DeliveryHealthCard({ integrations }: { integrations: { total: number; f
   );
 }
 
+/** The integrations not delivering, each with its health as the Integrations page says it (lib/integration-health.ts). */
 function TroubledIntegrations() {
-  const { t } = useTranslation();
   const list = useIntegrations();
-  const now = useNow();
-  const troubled = (list.data ?? []).filter((i) => !i.enabled || i.failing_since_unix !== null);
+  const troubled = (list.data ?? []).map((i) => ({ i, health: integrationHealth(i) })).filter(({ health }) => health.tone === 'bad' || health.tone === 'off');
   return (
     <ul className="plain-list">
-      {troubled.map((i) => (
-        <li key={i.uid}>
-          <Link href="/integrations">{i.name}</Link>{' '}
-          <span className="muted small">
-            {i.enabled
-              ? `${t('overview.deliveries.failingSince', { when: relativeTime(i.failing_since_unix, now) })}${i.last_error ? `: ${i.last_error}` : ''}`
-              : i.disabled_reason
-                ? `${t('overview.deliveries.disabled')}: ${i.disabled_reason}`
-                : t('overview.deliveries.disabledByAccount')}
-          </span>
+      {troubled.map(({ i, health }) => (
+        <li key={i.uid} data-health={health.state}>
+          <Link href="/integrations">{i.name}</Link> <span className="muted small">{health.detail ?? health.label}</span>
         </li>
       ))}
     </ul>

@@ -46,9 +46,6 @@ export const overview: Messages['overview'] = {
     allOk_one: 'Die {{count, number}} Integration stellt zu.',
     allOk_other: 'Alle {{count, number}} Integrationen stellen zu.',
     troubled: '{{ok, number}} von {{total, number}} stellen zu; {{failing, number}} scheitern, {{disabled, number}} deaktiviert.',
-    failingSince: 'scheitert seit {{when}}',
-    disabled: 'deaktiviert',
-    disabledByAccount: 'vom Konto deaktiviert',
   },
   activity: {
     title: 'Letzte Aktivität',

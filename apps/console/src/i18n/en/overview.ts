@@ -44,9 +44,6 @@ export const overview = {
     allOk_one: 'The {{count, number}} integration delivers.',
     allOk_other: 'All {{count, number}} integrations deliver.',
     troubled: '{{ok, number}} of {{total, number}} deliver; {{failing, number}} failing, {{disabled, number}} disabled.',
-    failingSince: 'failing since {{when}}',
-    disabled: 'disabled',
-    disabledByAccount: 'disabled by the account',
   },
   activity: {
     title: 'Recent activity',
