@@ -1,11 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { JobsModule } from '@dts/jobs';
 import type { DatabaseEndpoint } from '@dts/persistence';
 import type { AppConfig } from '@dts/platform';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
-import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { ApiValidationPipe } from './common/http/validation.pipe';
 import { ApiThrottlerGuard } from './common/throttling/api-throttler.guard';
 import { OriginGuard } from './common/http/origin.guard';
@@ -94,7 +93,6 @@ export class AppModule {
         OriginGuard,
         ApiExceptionFilter,
         ...GLOBAL_GUARDS.map((guard) => ({ provide: APP_GUARD, useExisting: guard })),
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useExisting: ApiExceptionFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
       ],

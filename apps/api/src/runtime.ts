@@ -4,6 +4,7 @@ import { type DatabaseEndpoint, embeddedConnectionsFor, runMigrations, startEmbe
 import { type AppConfig, ReadinessService, verifyRedisEvictionPolicy } from '@dts/platform';
 import { AppModule } from './app.module';
 import { drainableServer } from './common/http/http-drain';
+import { ApiExpressAdapter } from './common/http/api-adapter';
 import { configureApp } from './configure-app';
 import type { Server } from 'node:http';
 
@@ -63,7 +64,10 @@ export async function startService(config: AppConfig, options: StartOptions = {}
   let drain: () => Promise<void> = async () => undefined;
   try {
     if (config.database.runMigrations) await runMigrations({ url: database.url, poolSize: 1 });
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), { bodyParser: false, bufferLogs: true });
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), new ApiExpressAdapter(), {
+      bodyParser: false,
+      bufferLogs: true,
+    });
     configureApp(app, config);
     limitSlowClients(app.getHttpServer() as Server, config);
     drain = drainableServer(app.getHttpServer() as Server, config.drainGraceMs);

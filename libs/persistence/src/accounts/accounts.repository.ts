@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccountEntity } from './account.entity';
+import { EntityRows } from '../sql/entity-rows';
 import { returningRows } from '../sql/sql-results';
+import { type Statement, statement, Statements } from '../sql/statements';
 
 export interface NewAccount {
   username: string;
@@ -56,7 +58,17 @@ export type CreateAccountResult = { ok: true; account: AccountEntity } | { ok: f
 
 @Injectable()
 export class AccountsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  private readonly rows: EntityRows<AccountEntity>;
+  /** The account by id: every `GET /user`, and the plan of every call that acts in an organisation. */
+  private readonly byId: Statement;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly statements: Statements,
+  ) {
+    this.rows = new EntityRows(ds, AccountEntity);
+    this.byId = statement('account_by_id', `SELECT ${this.rows.columns('a')} FROM accounts a WHERE a.id = $1`);
+  }
 
   private repo(manager?: EntityManager) {
     return (manager ?? this.ds.manager).getRepository(AccountEntity);
@@ -89,8 +101,9 @@ export class AccountsRepository {
     return { ok: false, conflict: taken?.username ? 'username' : 'email' };
   }
 
-  findById(id: number): Promise<AccountEntity | null> {
-    return this.repo().findOneBy({ id });
+  async findById(id: number): Promise<AccountEntity | null> {
+    const [row] = await this.statements.rows<Record<string, unknown>>(this.byId, [id]);
+    return row ? this.rows.hydrate(row) : null;
   }
 
   findByUsername(username: string): Promise<AccountEntity | null> {

@@ -4,6 +4,7 @@ import { COMMAND_STATUS_RANK, type CommandStatus, isWaiting, type QueueRemoval, 
 import { DataSource } from 'typeorm';
 import { LiveBus } from '../live/live-bus';
 import { onlyRow, queryOne, returningRows } from '../sql/sql-results';
+import { statement, Statements } from '../sql/statements';
 
 export interface CommandRow {
   uid: number;
@@ -65,11 +66,27 @@ export interface CommandTarget {
   adapter: DispatchRow['adapter'];
 }
 
+/** A command by uid: each one created, and each one a route reads. */
+const BY_UID = statement('command_by_uid', `${SELECT} WHERE c.uid = $1`);
+
+/** CommandsRepository.list's page, one statement for any status and one for waiting ones only (see there). */
+const listOf = (name: string, waitingOnly: boolean) =>
+  statement(
+    name,
+    `${SELECT}
+     WHERE c.device_id = $1 AND ($2::text[] IS NULL OR c.status = ANY($2::text[]))
+       ${waitingOnly ? `AND c.status IN ('Created', 'Scheduled')` : ''}
+       AND ($3::bigint IS NULL OR (c.created_at, c.uid) < (SELECT b.created_at, b.uid FROM commands b WHERE b.uid = $3::bigint AND b.device_id = $1))
+     ORDER BY c.created_at DESC, c.uid DESC LIMIT $4`,
+  );
+const LIST = { any: listOf('commands_page', false), waiting: listOf('commands_page_waiting', true) };
+
 @Injectable()
 export class CommandsRepository {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly live: LiveBus,
+    private readonly statements: Statements,
   ) {}
 
   /** Every status change (creation included) is announced here, in whichever app made it, after it is stored. */
@@ -124,7 +141,7 @@ export class CommandsRepository {
   }
 
   async find(uid: number): Promise<CommandRow | null> {
-    const rows: CommandRow[] = await this.ds.query(`${SELECT} WHERE c.uid = $1`, [uid]);
+    const rows = await this.statements.rows<CommandRow>(BY_UID, [uid]);
     return rows[0] ?? null;
   }
 
@@ -137,14 +154,7 @@ export class CommandsRepository {
    */
   list(deviceUid: number, q: { statuses: readonly CommandStatus[] | null; before: string | null; limit: number }): Promise<CommandRow[]> {
     const waitingOnly = q.statuses !== null && q.statuses.every(isWaiting);
-    return this.ds.query(
-      `${SELECT}
-       WHERE c.device_id = $1 AND ($2::text[] IS NULL OR c.status = ANY($2::text[]))
-         ${waitingOnly ? `AND c.status IN ('Created', 'Scheduled')` : ''}
-         AND ($3::bigint IS NULL OR (c.created_at, c.uid) < (SELECT b.created_at, b.uid FROM commands b WHERE b.uid = $3::bigint AND b.device_id = $1))
-       ORDER BY c.created_at DESC, c.uid DESC LIMIT $4`,
-      [deviceUid, q.statuses, q.before, q.limit],
-    );
+    return this.statements.rows<CommandRow>(waitingOnly ? LIST.waiting : LIST.any, [deviceUid, q.statuses, q.before, q.limit]);
   }
 
   async forDispatch(uid: number): Promise<DispatchRow | null> {

@@ -51,6 +51,15 @@ export type WritableMetaColumn = (typeof WRITABLE_META_COLUMNS)[number];
 
 export type ReferenceKind = 'type_ref' | 'decoder_ref' | 'network_ref' | 'icon_ref' | 'account';
 
+/** The caller's device by EUI: the first read of every route about one device (DeviceAccessService). */
+const ACCESSIBLE_ONE = statement('device_accessible', `SELECT d.uid, d.eui, d.owner_id, d.decoder_ref FROM devices d WHERE d.eui = $2 AND ${ACCESSIBLE}`);
+
+/** The metadata rows of the caller's devices, and of one of them. */
+const META = {
+  all: statement('device_meta_all', `${META_SELECT} WHERE ${ACCESSIBLE} ORDER BY d.eui`),
+  one: statement('device_meta_one', `${META_SELECT} WHERE ${ACCESSIBLE} AND d.eui = $2`),
+};
+
 @Injectable()
 export class DevicesRepository {
   constructor(
@@ -61,10 +70,7 @@ export class DevicesRepository {
 
   /** The device if the account owns it or it is shared with it; null otherwise (no existence oracle). */
   async accessible(accountId: number, eui: string): Promise<DeviceAccess | null> {
-    const rows: { uid: number; eui: string; owner_id: number; decoder_ref: number | null }[] = await this.ds.query(
-      `SELECT d.uid, d.eui, d.owner_id, d.decoder_ref FROM devices d WHERE d.eui = $2 AND ${ACCESSIBLE}`,
-      [accountId, eui],
-    );
+    const rows = await this.statements.rows<{ uid: number; eui: string; owner_id: number; decoder_ref: number | null }>(ACCESSIBLE_ONE, [accountId, eui]);
     const row = rows[0];
     return row
       ? { uid: row.uid, eui: row.eui, ownerId: row.owner_id, decoderRef: row.decoder_ref, relation: row.owner_id === accountId ? 'owner' : 'shared' }
@@ -95,7 +101,7 @@ export class DevicesRepository {
 
   /** Metadata rows of the account's devices (one when `eui` is given), by EUI. */
   async metaRows(accountId: number, eui?: string): Promise<DeviceMetaRow[]> {
-    return this.ds.query(`${META_SELECT} WHERE ${ACCESSIBLE}${eui ? ' AND d.eui = $2' : ''} ORDER BY d.eui`, eui ? [accountId, eui] : [accountId]);
+    return eui === undefined ? this.statements.rows(META.all, [accountId]) : this.statements.rows(META.one, [accountId, eui]);
   }
 
   async metaRowByUid(uid: number): Promise<DeviceMetaRow | null> {

@@ -60,7 +60,7 @@ describe('OrganisationsRepository', () => {
     ds = await new DataSource(dataSourceOptions({ url: db.url, poolSize: 4 })).initialize();
     const statements = new Statements(ds, false);
     organisations = new OrganisationsRepository(ds, statements);
-    accounts = new AccountsRepository(ds);
+    accounts = new AccountsRepository(ds, statements);
     tokens = new TokensRepository(ds, statements);
   });
   afterAll(async () => {

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { KeyRight, OrgRole } from '@dts/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiTokenEntity } from './api-token.entity';
-import { statement, Statements } from '../sql/statements';
+import { EntityRows } from '../sql/entity-rows';
+import { type Statement, statement, Statements } from '../sql/statements';
 
 export interface NewToken {
   accountId: number;
@@ -58,10 +59,20 @@ const CREDENTIAL = statement(
 
 @Injectable()
 export class TokensRepository {
+  private readonly rows: EntityRows<ApiTokenEntity>;
+  /** The account's usable tokens: `GET /user/token`. */
+  private readonly active: Statement;
+
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly statements: Statements,
-  ) {}
+  ) {
+    this.rows = new EntityRows(ds, ApiTokenEntity);
+    this.active = statement(
+      'tokens_active',
+      `SELECT ${this.rows.columns('t')} FROM api_tokens t WHERE t.account_id = $1 AND t.enabled = 1 AND (t.until IS NULL OR t.until > now()) ORDER BY t.uid`,
+    );
+  }
 
   /**
    * Inserts the token unless the account already holds `limit` tokens. The account row is locked
@@ -79,13 +90,9 @@ export class TokensRepository {
   }
 
   /** Enabled tokens that have not expired, oldest first. */
-  listActive(accountId: number): Promise<ApiTokenEntity[]> {
-    return this.ds
-      .getRepository(ApiTokenEntity)
-      .createQueryBuilder('t')
-      .where('t.account_id = :accountId AND t.enabled = 1 AND (t.until IS NULL OR t.until > now())', { accountId })
-      .orderBy('t.uid', 'ASC')
-      .getMany();
+  async listActive(accountId: number): Promise<ApiTokenEntity[]> {
+    const rows = await this.statements.rows<Record<string, unknown>>(this.active, [accountId]);
+    return rows.map((row) => this.rows.hydrate(row));
   }
 
   /**

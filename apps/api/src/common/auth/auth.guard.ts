@@ -5,11 +5,16 @@ import { OrganisationsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, metricsAccess, TokenCryptoService } from '@dts/platform';
 import type { Request, Response } from 'express';
 import { ApiException } from '../http/api.exception';
+import { perRoute, type RouteTargets } from '../http/per-route';
 import { asPerson, type AuthPrincipal, isMasterCredential } from './auth-principal';
 import { AUTH_LEVEL, KEY_RIGHT, MASTER_ONLY, ORG_ROLE, ORGANISATION_QUERY, PERSONAL } from './auth.decorators';
 import { Authenticator } from './authenticator.service';
 import { presentedToken } from './credentials';
 import { SessionCookies } from './session-cookies';
+
+const ORGANISATION_HEADER_NAME = ORGANISATION_HEADER.toLowerCase();
+/** A read: what a key needs `read` for and a viewer may do. */
+const isSafe = (method: string) => method === 'GET' || method === 'HEAD';
 
 export function routeAuthLevel(reflector: Reflector, targets: [Function, Function]): RouteAuthLevel {
   return reflector.getAllAndOverride<RouteAuthLevel>(AUTH_LEVEL, targets) ?? 'user';
@@ -32,7 +37,7 @@ export function neededRight(reflector: Reflector, targets: [Function, Function],
   if (level !== 'user') return null;
   if (isPersonalRoute(reflector, targets)) return 'account';
   const declared = reflector.getAllAndOverride<{ right: KeyRight; reads: boolean } | undefined>(KEY_RIGHT, targets);
-  if (method === 'GET' || method === 'HEAD') return declared?.reads ? declared.right : 'read';
+  if (isSafe(method)) return declared?.reads ? declared.right : 'read';
   return declared?.right ?? null;
 }
 
@@ -48,8 +53,23 @@ export function requireKeyRight(principal: AuthPrincipal, right: KeyRight | null
 
 /** The least role a member needs for the route (@OrgRole, else viewer for reads and operator for the rest). */
 export function neededRole(reflector: Reflector, targets: [Function, Function], method: string): OrgRole {
-  return reflector.getAllAndOverride<OrgRole>(ORG_ROLE, targets) ?? (method === 'GET' || method === 'HEAD' ? 'viewer' : 'operator');
+  return reflector.getAllAndOverride<OrgRole>(ORG_ROLE, targets) ?? (isSafe(method) ? 'viewer' : 'operator');
 }
+
+/** What the guard needs of a route's decorators, read once per route. */
+const rulesOf = perRoute((targets: RouteTargets) => {
+  const reflector = new Reflector();
+  return {
+    level: routeAuthLevel(reflector, targets),
+    personal: isPersonalRoute(reflector, targets),
+    masterOnly: reflector.getAllAndOverride<boolean>(MASTER_ONLY, targets) ?? false,
+    organisationInQuery: reflector.getAllAndOverride<boolean>(ORGANISATION_QUERY, targets) ?? false,
+    /** neededRight and neededRole for a read (GET, HEAD) and for a change. */
+    right: { read: neededRight(reflector, targets, 'GET'), change: neededRight(reflector, targets, 'POST') },
+    role: { read: neededRole(reflector, targets, 'GET'), change: neededRole(reflector, targets, 'POST') },
+  };
+});
+type RouteRules = ReturnType<typeof rulesOf>;
 
 /**
  * Global and deny by default: a route without a decorator needs an authenticated account. Public
@@ -59,7 +79,6 @@ export function neededRole(reflector: Reflector, targets: [Function, Function], 
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
     private readonly cookies: SessionCookies,
     private readonly crypto: TokenCryptoService,
@@ -68,8 +87,8 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets: [Function, Function] = [context.getHandler(), context.getClass()];
-    const level = routeAuthLevel(this.reflector, targets);
+    const rules = rulesOf(context);
+    const level = rules.level;
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
 
@@ -94,11 +113,11 @@ export class AuthGuard implements CanActivate {
     const authenticated = await this.authenticate(req, res);
     if (!authenticated) throw ApiException.of('AUTH_REQUIRED', 'this route needs a session or an API token');
     // Administrators' routes act as the person; every other one in the organisation the request names.
-    const principal = level === 'admin' ? asPerson(authenticated, authenticated.username) : await this.actingIn(authenticated, req, targets);
+    const principal = level === 'admin' ? asPerson(authenticated, authenticated.username) : await this.actingIn(authenticated, req, rules);
     req.auth = principal;
     if (level === 'admin' && !principal.isAdmin) throw ApiException.of('ADMIN_ONLY', 'this route is for administrators');
-    requireKeyRight(principal, neededRight(this.reflector, targets, req.method));
-    if (this.reflector.getAllAndOverride<boolean>(MASTER_ONLY, targets) && !isMasterCredential(principal)) {
+    requireKeyRight(principal, isSafe(req.method) ? rules.right.read : rules.right.change);
+    if (rules.masterOnly && !isMasterCredential(principal)) {
       throw ApiException.of('FORBIDDEN', 'this needs a session or a master token, not an app token');
     }
     return true;
@@ -109,12 +128,12 @@ export class AuthGuard implements CanActivate {
    * (an organisation's key may not call one); any other in the organisation the key belongs to or
    * the session names in X-Organisation, with the member's role checked against the route's.
    */
-  private async actingIn(principal: AuthPrincipal, req: Request, targets: [Function, Function]): Promise<AuthPrincipal> {
-    const header = req.headers[ORGANISATION_HEADER.toLowerCase()];
-    const query = this.reflector.getAllAndOverride<boolean>(ORGANISATION_QUERY, targets) ? req.query.organisation : undefined;
+  private async actingIn(principal: AuthPrincipal, req: Request, rules: RouteRules): Promise<AuthPrincipal> {
+    const header = req.headers[ORGANISATION_HEADER_NAME];
+    const query = rules.organisationInQuery ? req.query.organisation : undefined;
     const given = typeof header === 'string' && header.trim() !== '' ? header : query;
     const named = typeof given === 'string' && given.trim() !== '' ? given.trim() : null;
-    if (isPersonalRoute(this.reflector, targets)) {
+    if (rules.personal) {
       if (principal.via === 'token' && principal.organisation) {
         throw ApiException.of(
           'FORBIDDEN',
@@ -142,7 +161,7 @@ export class AuthGuard implements CanActivate {
         };
       }
     }
-    const needed = neededRole(this.reflector, targets, req.method);
+    const needed = isSafe(req.method) ? rules.role.read : rules.role.change;
     if (!roleAtLeast(acting.role, needed)) {
       throw ApiException.of('ROLE_REQUIRED', `this needs the ${needed} role in ${acting.organisation?.name ?? 'the organisation'} (yours: ${acting.role})`);
     }

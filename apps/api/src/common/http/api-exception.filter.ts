@@ -74,7 +74,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
   catch(error: unknown, host: ArgumentsHost): void {
-    // Node's own request and response: the hot lane's are not Express's.
+    // Typed as Node's own request and response: the filter also answers before Express has
+    // decorated them (a body refused by the parser's own error handler).
     const res = host.switchToHttp().getResponse<ServerResponse>();
     const req = host.switchToHttp().getRequest<IncomingMessage & { id?: string; originalUrl?: string }>();
     const { exception, unexpected } = toApiException(error);

@@ -96,9 +96,8 @@ function compressor(coding: Coding, sizeHint: number | undefined): Gzip | Brotli
 
 /**
  * Compresses responses as they are written, gzip or brotli as the request accepts: the answers of
- * every route, Express's and the hot lane's alike (both run it among their first middlewares), the
- * streamed histories included. Decided when the first bytes are written, from the headers then set:
- * a compressible type, no Content-Encoding yet, no `Cache-Control: no-transform`, a status with a
+ * every route, the streamed histories included. Decided when the first bytes are written, from
+ * the headers then set: a compressible type, no Content-Encoding yet, no `Cache-Control: no-transform`, a status with a
  * body, and a body of at least COMPRESSION_THRESHOLD_BYTES (its Content-Length, or all of it when
  * it is written at once; a body written in parts is a stream and is compressed). Vary:
  * Accept-Encoding goes on every compressible answer, compressed or not.

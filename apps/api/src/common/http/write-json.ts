@@ -1,7 +1,7 @@
 /**
  * A JSON answer as Express's `res.json` writes it (type with charset, length, and an ETag when a
- * function for it is given), on Node's own response: the error envelope everywhere, and the hot
- * lane's answers (hot-lane.ts), which never pass through Express.
+ * function for it is given), on Node's own response: the error envelope, and the routes that
+ * write their own response (`@Res()`).
  */
 /** Node's response or Express's (whose `req` the two type packages declare differently). */
 export interface JsonResponse {

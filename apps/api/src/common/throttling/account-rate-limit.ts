@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { getStorageToken, type ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '@dts/platform';
-import type { ServerResponse } from 'node:http';
 import { ApiException } from '../http/api.exception';
 
 export const ACCOUNT_THROTTLER = 'account';
@@ -26,8 +25,8 @@ export function accountBudget(config: AppConfig) {
 
 /**
  * The per-account budget counted for a caller already known, as the `account` throttler of
- * ApiThrottlerGuard counts it (same storage, key, window and block), for the hot lane
- * (common/http/hot-lane.ts), which answers without the guard.
+ * @nestjs/throttler's guard would count it (same storage, key, window and block): ApiThrottlerGuard
+ * counts every route without limits of its own through it.
  */
 @Injectable()
 export class AccountRateLimit {
@@ -45,7 +44,7 @@ export class AccountRateLimit {
    * `X-RateLimit-{Limit,Remaining,Reset}-account` within the budget; past it `Retry-After-account`,
    * and throws what the guard throws.
    */
-  async count(accountId: number, res: Pick<ServerResponse, 'setHeader'>): Promise<void> {
+  async count(accountId: number, res: { setHeader(name: string, value: number): unknown }): Promise<void> {
     const { ttl, limit, name } = this.budget;
     // The block lasts a window, the guard's default when a throttler names none.
     const state = await this.storage.increment(this.budget.key(accountId), ttl, limit, ttl, name);

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminOnly } from '../../common/auth/auth.decorators';
-import { envelopeOf, RawResponse } from '../../common/http/envelope.interceptor';
+import { envelopeOf } from '../../common/http/envelope';
 import { sendStream } from '../../common/http/send-stream';
 import { writeJson } from '../../common/http/write-json';
 import { ApiErrors } from '../../common/openapi/api-envelope.decorator';
@@ -17,7 +17,6 @@ export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   @Get()
-  @RawResponse()
   @ApiOperation({
     summary: 'The audit log: every state-changing call and every sign-in, newest first, filtered; a page, or every match as CSV',
     description:

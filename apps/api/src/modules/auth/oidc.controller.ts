@@ -6,7 +6,6 @@ import { Public } from '../../common/auth/auth.decorators';
 import { sessionClientOf } from '../../common/auth/session-client';
 import { SessionCookies } from '../../common/auth/session-cookies';
 import { ApiException } from '../../common/http/api.exception';
-import { RawResponse } from '../../common/http/envelope.interceptor';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
 import { OidcProviderResponse } from './dto/oidc.dto';
 import { OIDC_SIGN_IN_TTL_MS, OidcSignInService } from './oidc-sign-in.service';
@@ -38,7 +37,6 @@ export class OidcController {
   }
 
   @Get(':provider/start')
-  @RawResponse()
   @ApiOperation({ summary: 'Start signing in with a provider: a redirect to it (authorization code flow with PKCE)' })
   @ApiParam({ name: 'provider', description: 'The provider’s id (GET /auth/oidc)' })
   @ApiQuery({ name: 'next', required: false, description: 'A console path to go to after signing in (`/console/...`); anything else is the console’s start.' })
@@ -57,7 +55,6 @@ export class OidcController {
   }
 
   @Get(':provider/callback')
-  @RawResponse()
   @ApiOperation({ summary: 'Where the provider sends the browser back: a session is started and the browser goes on to the console' })
   @ApiParam({ name: 'provider', description: 'The provider’s id' })
   @ApiResponse({ status: 302, description: 'To the console (signed in), or to its sign-in page with `sso_error` saying why not.' })

@@ -7,7 +7,6 @@ import { memoryStorage } from 'multer';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount, IngestAuth, KeyRight, Public } from '../../common/auth/auth.decorators';
 import { CurrentIngestCaller, type IngestCaller } from '../../common/auth/ingest-caller';
-import { RawResponse } from '../../common/http/envelope.interceptor';
 import { AcceptsMultipart } from '../../common/http/origin.guard';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { sendFile } from '../../common/http/send-stream';
@@ -119,7 +118,6 @@ export class ImagesController {
   }
 
   @Get('user/device/image/:eui/:image_hash/thumb')
-  @RawResponse()
   @ApiOperation({ summary: 'The image’s thumbnail (JPEG, longest side 320 pixels) once the worker made it; 404 before' })
   @ApiParam(EUI_PARAM)
   @ApiParam(HASH_PARAM)
@@ -191,7 +189,6 @@ export class ImagesController {
 
   @Get('files/image/:image_hash')
   @Public()
-  @RawResponse()
   @ApiOperation({ summary: 'The image file behind a signed link (from an image detail’s meta.url); no other credentials' })
   @ApiParam(HASH_PARAM)
   // Read as they come, not validated as a DTO: any change to them, format included, is a changed

@@ -4,7 +4,6 @@ import type { Eui } from '@dts/domain';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount, OrganisationInQuery } from '../../common/auth/auth.decorators';
-import { RawResponse } from '../../common/http/envelope.interceptor';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { eventStream } from '../../common/http/send-stream';
 import { ApiErrors } from '../../common/openapi/api-envelope.decorator';
@@ -36,7 +35,6 @@ export class LiveController {
   constructor(private readonly live: LiveFeedService) {}
 
   @Get('device/live/:eui')
-  @RawResponse()
   @OrganisationInQuery()
   @ApiOperation({
     summary: 'New uplinks, command status changes, alerts and image changes of a device, live (Server-Sent Events)',
@@ -68,7 +66,6 @@ export class LiveController {
   }
 
   @Get('live')
-  @RawResponse()
   @OrganisationInQuery()
   @ApiOperation({
     summary: 'New uplinks, command status changes, alerts and image changes of every device of the account, live (Server-Sent Events)',

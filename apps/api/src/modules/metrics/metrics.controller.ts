@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import { type MetricScope, MetricsService } from '@dts/platform';
 import type { Response } from 'express';
 import { MetricsAuth } from '../../common/auth/auth.decorators';
-import { RawResponse } from '../../common/http/envelope.interceptor';
 import { ApiErrors } from '../../common/openapi/api-envelope.decorator';
 
 @ApiTags('system')
@@ -14,7 +13,6 @@ export class MetricsController {
   // Prometheus reads its own text format: like /docs, this answer is not an envelope (errors are).
   @Get('metrics')
   @MetricsAuth()
-  @RawResponse()
   @ApiOperation({
     summary: 'Prometheus metrics of this process (text exposition format, not an envelope)',
     description: 'Scrape on every instance (api and worker health port): HTTP timings, uplink counters, jobs, the database pool, `dts_build_info`, Node.js.',
@@ -35,7 +33,6 @@ export class MetricsController {
 
   @Get('metrics/cluster')
   @MetricsAuth()
-  @RawResponse()
   @ApiOperation({
     summary: 'Prometheus gauges of the whole deployment: queue depths and commands by status',
     description: 'The same on every instance: scrape it once, through the load balancer, so that a sum does not count it once per instance.',

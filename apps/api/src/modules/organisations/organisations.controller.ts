@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount, MasterOnly, PersonalRoute } from '../../common/auth/auth.decorators';
-import { envelopeOf, RawResponse } from '../../common/http/envelope.interceptor';
+import { envelopeOf } from '../../common/http/envelope';
 import { IntParamPipe } from '../../common/http/int-param.pipe';
 import { sendStream } from '../../common/http/send-stream';
 import { writeJson } from '../../common/http/write-json';
@@ -185,7 +185,6 @@ export class OrganisationsController {
   }
 
   @Get(':uid/audit')
-  @RawResponse()
   @ApiOperation({
     summary: 'The organisation’s audit log (admins and owners): every state-changing call made in it, newest first, filtered; a page, or every match as CSV',
     description: 'The same records, filters, paging and CSV export as GET /admin/audit, narrowed to calls that acted in this organisation.',

@@ -4,7 +4,6 @@ import type { Eui } from '@dts/domain';
 import type { Response } from 'express';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
 import { CurrentAccount, OrganisationInQuery } from '../../common/auth/auth.decorators';
-import { RawResponse } from '../../common/http/envelope.interceptor';
 import { openConnection, sendStream } from '../../common/http/send-stream';
 import { EUI_PARAM, EuiParamPipe } from '../../common/http/eui-param.pipe';
 import { ApiEnvelope, ApiErrors } from '../../common/openapi/api-envelope.decorator';
@@ -23,7 +22,6 @@ export class UplinksController {
   ) {}
 
   @Get('user/device/table/:eui')
-  @RawResponse()
   @OrganisationInQuery({ inQueryDto: true })
   @ApiOperation({ summary: 'One row per uplink (the whole history by default, oldest first), streamed as JSON, CSV or NDJSON' })
   @ApiParam(EUI_PARAM)
@@ -45,7 +43,6 @@ export class UplinksController {
 
   @Get('user/device/data/:eui')
   @OrganisationInQuery({ inQueryDto: true })
-  @RawResponse()
   @ApiOperation({ summary: 'Measurement rows, streamed as JSON, CSV or NDJSON; `filter` picks members and adds meta {data_types, cache_file_version} (JSON)' })
   @ApiParam(EUI_PARAM)
   @ApiExportResponse([DataRowResponse], {
