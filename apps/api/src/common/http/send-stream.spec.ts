@@ -54,8 +54,10 @@ describe('sendStream', () => {
       seenAtFirstWrite.push({ ...headers });
       return write(text);
     };
+    // Two batches: an answer of one small batch is not streamed (below).
     async function* rows() {
       yield ['1'];
+      yield ['2'];
     }
 
     await sendStream(res, { ...envelopeOfJson([], rows(), (row: string) => row), headers: { 'X-Retention-Days': '10', 'X-Raw-History-From': '1795219200' } });
@@ -66,6 +68,31 @@ describe('sendStream', () => {
       'X-Retention-Days': '10',
       'X-Raw-History-From': '1795219200',
     });
-    expect(JSON.parse(written.join('')).data).toEqual([1]);
+    expect(JSON.parse(written.join('')).data).toEqual([1, 2]);
+  });
+
+  it('sends an answer of one batch that fits in a slice in one write, and a longer one in parts', async () => {
+    async function* batches(...sizes: number[]) {
+      let n = 0;
+      for (const size of sizes) yield Array.from({ length: size }, () => `${n++}`);
+    }
+    const writes = async (...sizes: number[]) => {
+      const { res, written } = fakeResponse(() => undefined);
+      let ended = 0;
+      const end = res.end.bind(res);
+      (res as unknown as { end: (t: string) => void }).end = (text: string) => (ended++, end(text));
+      await sendStream(
+        res,
+        envelopeOfJson([], batches(...sizes), (row: string) => row),
+      );
+      expect(ended).toBe(1);
+      expect(JSON.parse(written.join('')).data).toHaveLength(sizes.reduce((a, b) => a + b, 0));
+      return written.length;
+    };
+    expect(await writes(10)).toBe(1);
+    expect(await writes(SLICE_ROWS)).toBe(1);
+    expect(await writes()).toBe(1);
+    expect(await writes(10, 10)).toBe(3);
+    expect(await writes(SLICE_ROWS + 1)).toBe(3);
   });
 });

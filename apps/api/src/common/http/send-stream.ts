@@ -18,6 +18,9 @@ import { whenWritable } from './when-writable';
 export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promise<void> {
   const iterator = stream.rows[Symbol.asyncIterator]();
   let next = await iterator.next();
+  // A first batch that fits in one slice may be all there is (a page, a small history): then it is
+  // sent in one write with its length, not in chunks over several turns (docs/benchmarks.md, figure 14).
+  let after = !next.done && next.value.length <= SLICE_ROWS ? await iterator.next() : null;
   if (stream.vary) res.vary(stream.vary);
   for (const [name, value] of Object.entries(stream.headers ?? {})) res.setHeader(name, value);
   res.status(200).setHeader('Content-Type', `${stream.contentType}; charset=utf-8`);
@@ -27,6 +30,11 @@ export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promi
   let chunk = stream.preamble;
   let index = 0;
   try {
+    if (after?.done) {
+      for (const row of next.value as T[]) chunk += stream.line(row, index++);
+      res.end(chunk + stream.epilogue);
+      return;
+    }
     while (!next.done) {
       const rows = next.value;
       while (rows.length > 0) {
@@ -40,7 +48,8 @@ export async function sendStream<T>(res: Response, stream: StreamBody<T>): Promi
         if (res.destroyed) return;
       }
       flushCompressed(res);
-      next = await iterator.next();
+      next = after ?? (await iterator.next());
+      after = null;
     }
     res.end(chunk + stream.epilogue);
   } finally {
