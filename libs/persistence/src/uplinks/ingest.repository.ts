@@ -9,7 +9,7 @@ import { isMissingPartition, TimePartitionsRepository } from '../timeseries/time
 import { CoalescedLookup } from './coalesced-lookup';
 import { GroupCommit } from './group-commit';
 import { IngestTargetsCache } from './ingest-targets.cache';
-import { STORE_UPLINKS_SQL } from './store-uplinks.sql';
+import { LIVE_DEVICES_SQL, STORE_UPLINKS_SQL } from './store-uplinks.sql';
 import type { UplinkWrite } from './uplink-columns';
 
 /** A live device an uplink may be stored for, with what decoding and attribution need. */
@@ -46,13 +46,8 @@ export interface UplinkToStore {
   gateways: GatewayReception[];
 }
 
-/** Live devices by EUI, with their decoders: every delivery's first query. */
-const LIVE_DEVICES = statement(
-  'ingest_live_devices',
-  `SELECT d.uid, d.eui, d.owner_id, c.uid AS decoder_uid, c.name AS decoder_name, c.script, d.network_ref
-   FROM devices d LEFT JOIN decoders c ON c.uid = d.decoder_ref
-   WHERE d.eui = ANY($1) AND d.deleted_at IS NULL`,
-);
+/** Live devices by EUI (store-uplinks.sql.ts), for the EUIs the cache does not hold. */
+const LIVE_DEVICES = statement('ingest_live_devices', LIVE_DEVICES_SQL);
 /** Prepared: a single-uplink webhook would otherwise have PostgreSQL parse and plan its ~100 lines each time. */
 const STORE_UPLINKS = statement('ingest_store_uplinks', STORE_UPLINKS_SQL);
 

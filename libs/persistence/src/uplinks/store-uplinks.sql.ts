@@ -139,3 +139,11 @@ export const STORE_UPLINKS_SQL = `WITH locked AS (
          ON CONFLICT (device_id) DO UPDATE SET version = data_cache.version + 1
        )
        SELECT ord, uid::text AS uid, device_id FROM fresh`;
+
+/**
+ * Live devices by EUI, with their decoders: a delivery's look-up, made only for the EUIs its
+ * process does not hold (IngestTargetsCache). $1 the EUIs.
+ */
+export const LIVE_DEVICES_SQL = `SELECT d.uid, d.eui, d.owner_id, c.uid AS decoder_uid, c.name AS decoder_name, c.script, d.network_ref
+   FROM devices d LEFT JOIN decoders c ON c.uid = d.decoder_ref
+   WHERE d.eui = ANY($1) AND d.deleted_at IS NULL`;
