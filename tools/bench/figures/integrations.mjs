@@ -8,16 +8,26 @@
 // (c) fence evaluation per uplink with 1,000 fences: the point-in-polygon test of libs/domain over
 //     1,000 prepared fences (bench process, pure CPU), against the time one uplink's ingestion takes
 //     at the rate of (a); and end to end, uplinks with positions routed and delivered with 1,000 fence
-//     rules on the account, against the same without rules.
+//     rules on the account, against the same without rules;
+// (d) outbound deliveries (issue 33, goal 4): a backlog of webhook events drained by the service, on
+//     an api and database of its own — events/s and the api's CPU per event while it drains —
+//     against a bare `fetch` loop (baselines/webhook-delivery-limit.mjs) sending the same event
+//     bytes, signed the same way, to the same receiver with as many requests at once as the
+//     dispatcher gives one account; the same loop on node:http is printed beside it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { accountWithToken, call, createDevice, lppHex } from '../lib/api-client.mjs';
-import { freshDatabase } from '../lib/database.mjs';
+import { cpuMs } from '../lib/cpu.mjs';
+import { freshDatabase, withPool } from '../lib/database.mjs';
 import { cannon } from '../lib/load.mjs';
-import { ROOT } from '../lib/paths.mjs';
+import { BENCH_DIR, ROOT } from '../lib/paths.mjs';
 import { row } from '../lib/report.mjs';
 import { BENCH_SECRETS, startApi, startBaseline } from '../lib/service.mjs';
-import { median, percentile } from '../lib/stats.mjs';
+import { median, medianRun, percentile } from '../lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 const BATCH = 500;
@@ -30,6 +40,13 @@ const INGEST = { 'Content-Type': 'application/json', 'X-Ingest-Secret': BENCH_SE
 export async function run(ctx) {
   const sink = await startBaseline('webhook-sink', {}, '/stats');
   const sinkCount = async () => (await call(sink.url, 'GET', '/stats')).body.count;
+  let drainRows;
+  try {
+    drainRows = await deliveryDrain(ctx, sink);
+  } catch (error) {
+    await sink.stop();
+    throw error;
+  }
   const db = await freshDatabase(ctx);
   const api = await startApi(ctx, db, { label: 'integrations', env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
   try {
@@ -175,12 +192,140 @@ export async function run(ctx) {
         baseline: plain,
         baselineLabel: 'the same without rules',
       }),
+      ...drainRows,
     ];
   } finally {
     await api.stop();
     await db.drop();
     await sink.stop();
   }
+}
+
+/**
+ * (d) A backlog of 20,000 uplink events (10,000 with --quick), one webhook integration taking them
+ * all: the uplinks are ingested in batches as fast as the api takes them (the dispatcher already
+ * sending), and from the last ingest answer on the figure counts what the receiver gets until it
+ * has every event — the rate of the drain and the api's CPU per event meanwhile (from /proc). Then
+ * the limit loop, in the same run, against the same receiver with the first routed event's bytes
+ * (the median of --runs loops; the drain is measured once).
+ */
+export async function deliveryDrain(ctx, sink) {
+  const events = ctx.quick ? 10_000 : 20_000;
+  const { integrationsConfig } = require(join(ROOT, ctx.dist ?? 'dist', 'libs/platform/src/config/environment-integrations.js'));
+  // One account's integration: its lanes (integration × device) go out this many at once.
+  const lanes = integrationsConfig({}).accountConcurrency;
+  const db = await freshDatabase(ctx);
+  let drain;
+  try {
+    const api = await startApi(ctx, db, { label: 'integrations-drain', env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    try {
+      drain = await drainBacklog(api, sink, events);
+    } finally {
+      await api.stop();
+    }
+    const [first] = await withPool(db, async (pool) => (await pool.query('SELECT body FROM events WHERE body IS NOT NULL ORDER BY id LIMIT 1')).rows, {
+      size: 1,
+    });
+    if (!first) throw new Error('no routed event body');
+    drain.body = first.body;
+  } finally {
+    await db.drop();
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-webhook-'));
+  const limits = { fetch: [], http: [] };
+  try {
+    const bodyFile = join(dir, 'event.json');
+    writeFileSync(bodyFile, drain.body);
+    for (let i = 0; i < ctx.runs; i++)
+      for (const client of ['fetch', 'http']) {
+        await call(sink.url, 'POST', '/reset');
+        const s0 = cpuMs(sink.pid);
+        const { stdout } = await promisify(execFile)(process.execPath, [
+          join(BENCH_DIR, 'baselines', 'webhook-delivery-limit.mjs'),
+          `--url=${sink.url}/hook`,
+          `--body-file=${bodyFile}`,
+          `--concurrency=${lanes}`,
+          `--seconds=${Math.min(ctx.duration, 5)}`,
+          `--client=${client}`,
+        ]);
+        const r = JSON.parse(stdout.trim().split('\n').pop());
+        limits[client].push({ ...r, sinkUs: ((cpuMs(sink.pid) - s0) * 1000) / r.events });
+      }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await call(sink.url, 'POST', '/reset');
+  }
+  const fetchLimit = medianRun(limits.fetch, 'per_second');
+  const httpLimit = medianRun(limits.http, 'per_second');
+  return [
+    row({
+      figure: '9 integrations',
+      measure: `webhook deliveries draining a backlog of ${events} events (one integration, ${DEVICES} devices, ${Buffer.byteLength(drain.body)}-byte events)`,
+      value: drain.rate,
+      unit: 'events/s',
+      baseline: fetchLimit.per_second,
+      baselineLabel: `a bare fetch loop, ${lanes} at once, same receiver, bytes and signing`,
+      goal: '≥ 80% of the limit',
+      met: drain.rate >= 0.8 * fetchLimit.per_second,
+      note:
+        `api ${Math.round(drain.apiUs)} µs CPU/event (fetch loop ${fetchLimit.us_per_event} µs); receiver ${Math.round(drain.sinkUs)} µs/event ` +
+        `(${Math.round(fetchLimit.sinkUs)} µs under the loop); ` +
+        `${drain.counted} events in ${drain.seconds.toFixed(1)} s; ` +
+        `the same loop on node:http: ${httpLimit.per_second} events/s at ${httpLimit.us_per_event} µs/event (the service is ${Math.round((drain.rate / httpLimit.per_second) * 100)}% of it)`,
+      extra: { drain: { ...drain, body: undefined }, limits },
+    }),
+  ];
+}
+
+/** Ingests `events` uplinks for one webhook integration and measures the drain of what is left. */
+async function drainBacklog(api, sink, events) {
+  const account = await accountWithToken(api.url);
+  const devices = [];
+  for (let i = 0; i < DEVICES; i++) devices.push(await createDevice(api.url, account));
+  await call(api.url, 'POST', '/user/integration', {
+    body: { name: 'drain', kind: 'webhook', url: `${sink.url}/hook`, events: ['uplink'] },
+    headers: account.auth,
+    expect: 201,
+  });
+  await call(sink.url, 'POST', '/reset');
+  const batches = Math.ceil(events / BATCH);
+  const batchBody = (b) =>
+    Array.from({ length: Math.min(BATCH, events - b * BATCH) }, (_, i) => ({
+      devEUI: devices[i % DEVICES].eui,
+      port: 1,
+      payload_hex: lppHex(15 + (i % 100) / 10, 40, 3.3),
+      fcnt: b * BATCH + i,
+    }));
+  // Every uplink must get in: a batch the api sheds (503, on a loaded machine) is sent again.
+  const ingest = async (b) => {
+    for (let tries = 0; ; tries++) {
+      const r = await call(api.url, 'POST', '/ingest/rest', { body: batchBody(b), headers: { 'X-Ingest-Secret': BENCH_SECRETS.INGEST_SECRET } });
+      if (r.status === 202) return;
+      if (r.status !== 503 || tries === 20) throw new Error(`POST /ingest/rest: ${r.status}`);
+      await sleep(250);
+    }
+  };
+  for (let b = 0; b < batches; b += CONNECTIONS) await Promise.all(Array.from({ length: Math.min(CONNECTIONS, batches - b) }, (_, k) => ingest(b + k)));
+  const start = performance.timeOrigin + performance.now();
+  const api0 = cpuMs(api.pid);
+  const sink0 = cpuMs(sink.pid);
+  let count = 0;
+  for (const until = Date.now() + 600_000; Date.now() < until; await sleep(100))
+    if ((count = (await call(sink.url, 'GET', '/stats')).body.count) >= events) break;
+  const apiMs = cpuMs(api.pid) - api0;
+  const sinkMs = cpuMs(sink.pid) - sink0;
+  if (count < events) throw new Error(`only ${count} of ${events} events delivered`);
+  const arrivals = (await call(sink.url, 'GET', '/arrivals?since=0')).body;
+  const inWindow = arrivals.filter(([at]) => at >= start);
+  const seconds = (inWindow.reduce((last, [at]) => Math.max(last, at), start) - start) / 1000;
+  return {
+    rate: inWindow.length / seconds,
+    counted: inWindow.length,
+    seconds,
+    duringIngest: arrivals.length - inWindow.length,
+    apiUs: (apiMs * 1000) / inWindow.length,
+    sinkUs: (sinkMs * 1000) / inWindow.length,
+  };
 }
 
 /** Cayenne LPP GPS on channel 3. */
