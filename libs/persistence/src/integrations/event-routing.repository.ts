@@ -7,6 +7,7 @@ import { ALERT_ROW_QUERY } from '../alerts/alerts.repository';
 import { type AlertMailLimits, decideMails } from '../alerts/alert-mails.repository';
 import { clearAlert, raiseAlert } from '../alerts/alert-writes';
 import { queryOne } from '../sql/sql-results';
+import { statement, Statements } from '../sql/statements';
 import { IMAGE_ROW_COLUMNS, type ImageRow } from '../images/images.repository';
 import { COMMAND_ROW_QUERY, type CommandRow } from '../commands/commands.repository';
 import { UPLINK_ROW_SELECT, type UplinkRow } from '../uplinks/uplink-reads.repository';
@@ -41,9 +42,15 @@ export const UNROUTED_EVENTS_SQL = `SELECT id::text AS id, kind, device_id, ref:
  * A single router at a time keeps each device's events in order; the rows are never skipped, only
  * taken once committed, however late their transaction commits.
  */
+/** Whether any event waits: the look every routing pass starts with. */
+const ANY_UNROUTED = statement('events_any_unrouted', 'SELECT 1 FROM events WHERE routed_at IS NULL LIMIT 1');
+
 @Injectable()
 export class EventRoutingRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly statements: Statements,
+  ) {}
 
   /**
    * Routes one batch. Resolves with how many events it took (0: none waiting, or another router
@@ -57,7 +64,7 @@ export class EventRoutingRepository {
   ): Promise<{ events: number; deliveries: number; alerts: AlertChange[] }> {
     const none = { events: 0, deliveries: 0, alerts: [] };
     // Most wake-ups find nothing (an uplink of a device nobody follows): one indexed look, no transaction.
-    const waiting: unknown[] = await this.ds.query('SELECT 1 FROM events WHERE routed_at IS NULL LIMIT 1');
+    const waiting = await this.statements.rows(ANY_UNROUTED, []);
     if (waiting.length === 0) return none;
     return this.ds.transaction(async (tx) => {
       const { locked } = await queryOne<{ locked: boolean }>(tx, 'SELECT pg_try_advisory_xact_lock($1) AS locked', [ROUTER_LOCK]);
