@@ -422,6 +422,32 @@ describe('history exports: CSV and NDJSON', () => {
         .http()
         .get(path)
         .set(...bearer(carol.appToken));
+    // A device with a short history, its data cache built: its whole history is known to be small.
+    const short = expectSuccess<{ uid: number; devEUI: string }>(
+      await svc
+        .http()
+        .post(`/user/device/${newEui()}`)
+        .set(...bearer(carol.appToken))
+        .send({ decoder_ref: 2 }),
+      201,
+    );
+    const items = [1, 2, 3, 4, 5].map((fcnt) => ({
+      devEUI: short.devEUI,
+      port: 1,
+      payload_hex: lpp({ t: 20 + fcnt, h: 50 }),
+      fcnt,
+      time_stamp_unix: 1_767_225_600 + fcnt * 60,
+    }));
+    expectSuccess(await svc.http().post('/ingest/rest').set('X-Ingest-Secret', TEST_SECRETS.INGEST_SECRET).send(items), 202);
+    expect((await read(`/user/device/data/${short.devEUI}`)).body.data).toHaveLength(5);
+    const cache = svc.app.get(DataCacheRepository);
+    await eventually(
+      async () => {
+        const status = await cache.status(short.uid);
+        return status.version > 0 && status.builtVersion === status.version;
+      },
+      { what: 'the short history cached', intervalMs: 100 },
+    );
     try {
       // The account's four export slots (the default EXPORTS_PER_ACCOUNT), taken by reads of the whole history.
       expect(await Promise.all([0, 1, 2, 3].map((i) => holdExport(`/user/device/${i % 2 ? 'data' : 'table'}/${long.devEUI}`)))).toEqual([200, 200, 200, 200]);
@@ -435,6 +461,10 @@ describe('history exports: CSV and NDJSON', () => {
         expectError(refused, 429, 'RATE_LIMITED');
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       }
+      // A whole history served from the cache and known to hold few rows is a small read; the same
+      // history as CSV, which the cache does not serve, is still an export.
+      expect((await read(`/user/device/data/${short.devEUI}`)).body.data).toHaveLength(5);
+      expectError(await read(`/user/device/data/${short.devEUI}?format=csv`), 429, 'RATE_LIMITED');
       // Meanwhile 24 small reads at once, of both views and all formats, are all answered in full.
       const small = await Promise.all(
         Array.from({ length: 24 }, (_, i) =>

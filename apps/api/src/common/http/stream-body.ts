@@ -22,6 +22,8 @@ export interface StreamBody<T> {
   line(row: T, index: number): string;
   /** Written after the last row. */
   epilogue: string;
+  /** How many rows there are, when that is known before they are read (a cached history). */
+  size?: number;
 }
 
 /** The envelope (docs/api.md §1) with `data` as an array streamed from `rows`. */

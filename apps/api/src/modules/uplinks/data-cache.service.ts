@@ -27,7 +27,7 @@ export class DataCacheService {
    * The entry's rendered rows (JSON text, in batches of one chunk) when it is fresh; null when the
    * caller must read the database (no data yet, a stale entry, or chunks gone from Redis).
    */
-  async fresh(deviceUid: number): Promise<AsyncIterable<string[]> | null> {
+  async fresh(deviceUid: number): Promise<{ chunks: AsyncIterable<string[]>; rows: number } | null> {
     const status = await this.cache.status(deviceUid);
     if (status.version === 0) return null; // no data yet: nothing worth caching
     if (status.builtVersion !== status.version) {
@@ -47,7 +47,7 @@ export class DataCacheService {
       this.rebuildLater(deviceUid, status.version);
       return null;
     }
-    return this.served(deviceUid, status.version, Math.ceil(status.rows / CACHE_CHUNK_ROWS), first, chunks);
+    return { chunks: this.served(deviceUid, status.version, Math.ceil(status.rows / CACHE_CHUNK_ROWS), first, chunks), rows: status.rows };
   }
 
   requestRebuild(deviceUid: number, version: number): Promise<unknown> {

@@ -62,8 +62,17 @@ export class UplinksController {
     @Headers('accept') accept: string | undefined,
     @Res() res: Response,
   ) {
-    await this.streams.admit(me, historyStreamKind(query), openConnection(res));
-    return sendStream(res, await this.uplinks.data(me, eui, query, accept));
+    // Admitted once the answer's size may be known: a whole history served from the data cache
+    // counts its rows, and a device with a short history is a small read, not an export. Only the
+    // device, its retention and its cache entry are read before that; a refused read is closed.
+    const body = await this.uplinks.data(me, eui, query, accept);
+    try {
+      await this.streams.admit(me, historyStreamKind(query, body.size), openConnection(res));
+    } catch (error) {
+      await body.rows[Symbol.asyncIterator]().return?.();
+      throw error;
+    }
+    return sendStream(res, body);
   }
 
   @Get('test/uplink/:eui')

@@ -106,7 +106,7 @@ export class UplinksService {
         // The cache holds the JSON rendering: only a JSON read of the whole history may be served from it.
         const wholeHistory = query.from === undefined && query.to === undefined && query.limit === undefined && window.order === 'asc';
         const cached = wholeHistory ? await this.dataCache.fresh(device.uid) : null;
-        if (cached) return envelopeOfJson([], cached, (json) => json, 'Accept');
+        if (cached) return { ...envelopeOfJson([], cached.chunks, (json) => json, 'Accept'), size: cached.rows };
         // PostgreSQL writes the rows' JSON (dataJson): the fast uncached read.
         return envelopeOfJson([], this.reads.dataJson(device.uid, window), (json) => json, 'Accept');
       }

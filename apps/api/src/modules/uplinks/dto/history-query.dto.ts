@@ -78,6 +78,10 @@ export class DataQueryDto extends HistoryQueryDto {
   filter?: string;
 }
 
-/** Whether a history read is an export (capped per account) or a small read (not). */
-export const historyStreamKind = (query: HistoryQueryDto): 'export' | 'read' =>
-  query.limit !== undefined && query.limit <= SMALL_READ_MAX_ROWS ? 'read' : 'export';
+/**
+ * Whether a history read is an export (capped per account) or a small read (not): small when it
+ * asks for few rows, or when the answer is known to hold few (`size`: a whole history served from
+ * the data cache, whose rows are counted) — a device with a short history is not an export.
+ */
+export const historyStreamKind = (query: HistoryQueryDto, size?: number): 'export' | 'read' =>
+  (query.limit !== undefined && query.limit <= SMALL_READ_MAX_ROWS) || (size !== undefined && size <= SMALL_READ_MAX_ROWS) ? 'read' : 'export';
