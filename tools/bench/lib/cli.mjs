@@ -13,6 +13,8 @@ export const FIGURES = [
   'codec-load',
   'scale',
   'audit',
+  'route-mix',
+  'memory',
 ];
 
 const USAGE = `Usage: npm run bench -- [options]

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '../data-source';
 import { MIGRATIONS } from '../migrations';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { EMBEDDED_SETTINGS } from './embedded-settings';
 import { embeddedTemplatePath, ensureEmbeddedTemplate, templateKey } from './embedded-template';
 
 /** A new embedded database starts from the template: every migration applied, nothing of the template's own run left. */
@@ -51,6 +52,8 @@ describe('the embedded database template', () => {
       try {
         const [{ count }] = await ds.query('SELECT count(*)::int AS count FROM schema_migrations');
         expect(count).toBe(MIGRATIONS.length);
+        // The small deployment's settings, not the template's postgresql.conf (PostgreSQL's defaults).
+        for (const [name, value] of Object.entries(EMBEDDED_SETTINGS)) expect(await ds.query(`SHOW ${name}`)).toEqual([{ [name]: value }]);
         // Nothing of the template's own making is left in it but the seeded rows.
         expect(await ds.query('SELECT count(*)::int AS count FROM accounts')).toEqual([{ count: 0 }]);
         await ds.query('CREATE TABLE template_probe (n int)');

@@ -1,7 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { EMBEDDED_SETTINGS } from './embedded-settings';
 import { PgliteWireServer } from './pglite-wire-server';
+import { unpackTemplate } from './unpack-template';
 
 /**
  * The embedded database's own thread: PGlite (PostgreSQL in WebAssembly) and the wire server in
@@ -32,7 +34,11 @@ async function host(data: PgliteHostData, port: NonNullable<typeof parentPort>):
   let db: PGlite;
   let server: PgliteWireServer;
   try {
-    db = await PGlite.create(data.dataPath ?? undefined, data.templatePath ? { loadDataDir: new Blob([readFileSync(data.templatePath)]) } : {});
+    // A data directory is unpacked from the template on disk; only one in memory needs PGlite to load the tar.
+    if (data.templatePath && data.dataPath) unpackTemplate(data.templatePath, data.dataPath);
+    const loadDataDir = data.templatePath && !data.dataPath ? new Blob([readFileSync(data.templatePath)]) : undefined;
+    const startParams = [...PGlite.defaultStartParams, ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+    db = await PGlite.create(data.dataPath ?? undefined, { loadDataDir, startParams });
     server = new PgliteWireServer(db, data.maxConnections);
     send({ type: 'ready', port: await server.listen('127.0.0.1', 0) });
   } catch (error) {
