@@ -13,7 +13,9 @@ FROM nginx:1.27 AS edge
 COPY --from=build /app/dist/console /usr/share/dts/console
 
 FROM node:26-bookworm-slim AS runtime
-ENV NODE_ENV=production
+# glibc returns freed memory to the system past 128 KiB instead of keeping it for later (about 80 MB
+# less resident at rest, no CPU cost measured): docs/benchmarks.md, figure 15.
+ENV NODE_ENV=production MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

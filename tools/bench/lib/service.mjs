@@ -26,6 +26,8 @@ export async function startApi(ctx, db, { label = 'api', redis = !ctx.embedded, 
     HOST: '127.0.0.1',
     LOG_LEVEL: ctx.logLevel,
     LOG_PRETTY: 'false',
+    // As `npm start` and the Docker image start it (package.json, Dockerfile).
+    MALLOC_TRIM_THRESHOLD_: '131072',
     WORKER_IN_PROCESS: 'true',
     RATE_LIMIT_PER_MINUTE: '1000000000',
     ...BENCH_SECRETS,
