@@ -35,20 +35,24 @@ describe('EntityRows', () => {
     await stop?.();
   });
 
-  it('reads an account as findOneBy does', async () => {
+  const account = async (fullname = '', expiresOn = '2099-01-01') => {
     const name = `e${randomBytes(5).toString('hex')}`;
     const created = await accounts.create({
       username: name,
       email: `${name}@example.org`,
-      fullname: 'Ada',
+      fullname,
       passwordHash: 'x',
       groupid: 2,
       maxDevices: 10,
-      expiresOn: '2099-01-31',
+      expiresOn,
       emailVerified: true,
     });
     if (!created.ok) throw new Error(created.conflict);
-    const id = created.account.id;
+    return created.account.id;
+  };
+
+  it('reads an account as findOneBy does', async () => {
+    const id = await account('Ada', '2099-01-31');
     await ds.query(`UPDATE accounts SET last_login_at = now(), uplink_retention_days = 30, email_pending = 'new@example.org' WHERE id = $1`, [id]);
     for (let i = 0; i < 2; i++) {
       const read = await accounts.findById(id);
@@ -61,18 +65,7 @@ describe('EntityRows', () => {
   });
 
   it('lists tokens as the query builder did, with and without rights, meta and expiry', async () => {
-    const created = await accounts.create({
-      username: `t${randomBytes(5).toString('hex')}`,
-      email: `t${randomBytes(5).toString('hex')}@example.org`,
-      fullname: '',
-      passwordHash: 'x',
-      groupid: 2,
-      maxDevices: 10,
-      expiresOn: '2099-01-01',
-      emailVerified: true,
-    });
-    if (!created.ok) throw new Error(created.conflict);
-    const accountId = created.account.id;
+    const accountId = await account();
     const token = (rights: ('read' | 'ingest')[] | null, until: Date | null) => ({
       accountId,
       digest: randomBytes(32),
