@@ -34,6 +34,21 @@ describe('ReadDatabase', () => {
     }
   });
 
+  it('prepares a named read once per connection on PostgreSQL and answers it with each call’s values', async () => {
+    const reads = new ReadDatabase({ primaryUrl: url, replicaUrl: null, poolSize: 1, statementTimeoutMs: 2_000, embedded });
+    try {
+      const sql = `SELECT $1::int * 2 AS n, (SELECT count(*)::int FROM pg_prepared_statements WHERE name = 'spec_double') AS prepared`;
+      const first = await reads.query<{ n: number; prepared: number }>(sql, [2], 'spec_double');
+      const second = await reads.query<{ n: number; prepared: number }>(sql, [21], 'spec_double');
+      expect([first[0]!.n, second[0]!.n]).toEqual([4, 42]);
+      // One connection: prepared by the first call, used by the second. The embedded database's
+      // connections share one session, where a name would collide: there it goes unnamed.
+      expect(second[0]!.prepared).toBe(embedded ? 0 : 1);
+    } finally {
+      await reads.onApplicationShutdown();
+    }
+  });
+
   it('serves a read whose answer came while this process stood still past the bound (not a timeout)', async () => {
     const reads = new ReadDatabase({ primaryUrl: url, replicaUrl: null, poolSize: 2, statementTimeoutMs: 300, embedded });
     try {

@@ -88,17 +88,24 @@ export class ReadDatabase implements OnApplicationShutdown {
     return this.replica !== null && Date.now() >= this.replicaDownUntil;
   }
 
-  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  /**
+   * `name`: a statement read again and again with other values (a page of a history), prepared
+   * under that name once per connection on PostgreSQL, so that it is not parsed and planned on
+   * every call; on the embedded database, whose connections share one session, it goes unnamed
+   * (Statements, sql/statements.ts). One name, one text.
+   */
+  async query<T>(sql: string, params: readonly unknown[] = [], name?: string): Promise<T[]> {
+    const statement = name !== undefined && !this.options.embedded ? name : undefined;
     if (this.replica && this.onReplica) {
       try {
-        return await this.run<T>(this.replica, sql, params);
+        return await this.run<T>(this.replica, sql, params, statement);
       } catch (error) {
         if (!serverGone(error)) throw error;
         this.replicaDownUntil = Date.now() + REPLICA_RETRY_MS;
         this.logger.warn(`the read replica failed (${describe(error)}): reads go to the primary for ${REPLICA_RETRY_MS / 1000} s`);
       }
     }
-    return this.run<T>(this.primary, sql, params);
+    return this.run<T>(this.primary, sql, params, statement);
   }
 
   /**
@@ -108,12 +115,12 @@ export class ReadDatabase implements OnApplicationShutdown {
    * thread's only. The wait is a loop deadline (loop-deadline.ts), not pg's query_timeout: an event
    * loop that stood still must not turn an answer waiting to be read into a timeout.
    */
-  private async run<T>(pool: Pool, sql: string, params: readonly unknown[]): Promise<T[]> {
+  private async run<T>(pool: Pool, sql: string, params: readonly unknown[], name: string | undefined): Promise<T[]> {
     const client: PoolClient = await pool.connect();
     const timeoutMs = this.options.statementTimeoutMs;
     let broken: Error | undefined;
     let deadline: LoopDeadline | undefined;
-    const answer = client.query(sql, params as unknown[]);
+    const answer = name === undefined ? client.query(sql, params as unknown[]) : client.query({ name, text: sql, values: params as unknown[] });
     // Settled either way; what the caller sees is the race below.
     answer.catch(() => undefined);
     try {

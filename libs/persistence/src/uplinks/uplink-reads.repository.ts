@@ -266,7 +266,11 @@ export class UplinkReadsRepository {
   dataJson(deviceUid: number, range: UplinkRange, startAfter: BatchKey | null = null): AsyncGenerator<string[]> {
     return this.batches(range, startAfter, async (size, after) => {
       const params = this.rangeParams(deviceUid, range, size, after);
-      const [page] = await this.user<DataJsonPage>(dataJsonSql(range.order, after !== null, range.issues ?? null), params);
+      const keyset = after !== null;
+      const issues = range.issues ?? null;
+      // A page of a data history, the most read statement of all: prepared, one name per variant.
+      const name = `data_json_${range.order}_${keyset ? 'after' : 'first'}_${issues ?? 'all'}`;
+      const [page] = await this.reads.query<DataJsonPage>(dataJsonSql(range.order, keyset, issues), params, name);
       if (!page || page.count === 0) return { items: [], count: 0, last: null };
       if (page.exact) return { items: [page.json], count: page.count, last: { at: page.last_at, uid: page.last_uid } };
       const rows = await this.user<DataRow>(uplinkRangeSql(range.order, after !== null, { data: true, issues: range.issues ?? null }), params);
