@@ -109,7 +109,7 @@ export class RouteTable {
       const route = j >= this.complex.length || (i < keyed.length && keyed[i]!.order < this.complex[j]!.order) ? keyed[i++]! : this.complex[j++]!;
       if (!handles(route.method, method)) continue;
       const result = route.matches(pathname);
-      if (result) return { route, params: { ...result.params } };
+      if (result) return { route, params: result.params };
     }
     return null;
   }

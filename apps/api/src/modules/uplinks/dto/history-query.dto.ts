@@ -26,7 +26,7 @@ export class HistoryQueryDto {
   @ApiPropertyOptional({
     minimum: 1,
     maximum: 100000,
-    description: `At most this many rows; absent: all. Up to ${SMALL_READ_MAX_ROWS} it is a small read, not counted against the account's open exports (EXPORTS_PER_ACCOUNT); absent or larger, it is an export.`,
+    description: `At most this many rows; absent: all. Up to ${SMALL_READ_MAX_ROWS} it is a small read, not counted against the account's open exports (EXPORTS_PER_ACCOUNT); absent or larger, it is an export — but for a whole data history served from the data cache with at most ${SMALL_READ_MAX_ROWS} rows, which is a small read too.`,
   })
   @IsOptional()
   @Transform(toIntFromQuery)
