@@ -174,7 +174,9 @@ describe('commands', () => {
   };
 
   beforeAll(async () => {
-    svc = await startTestService({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', ACCOUNT_MAX_DEVICES: '1000' } });
+    // A network that never answers is given up on after 3 s, not the default 10 s: the fake
+    // networks on loopback answer in milliseconds, so no other call comes near it.
+    svc = await startTestService({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', ACCOUNT_MAX_DEVICES: '1000', NETWORK_TIMEOUT_MS: '3000' } });
     db = svc.app.get<DataSource>(getDataSourceToken());
     [alice, bob, carol] = await Promise.all([accountWithCredentials(svc, 'alice'), accountWithCredentials(svc, 'bob'), accountWithCredentials(svc, 'carol')]);
   });
@@ -897,7 +899,7 @@ describe('commands', () => {
       const { eui } = await deviceOnNetwork(alice, { adapter: 'chirpstack', base_url: net.url, api_key: 'k' });
       const { uid } = await send(alice, eui, { port: 5, payload_hex: '01' });
       expect(await waitUntil(() => net.hits.length >= 1)).toBe(true);
-      // Real time by nature: while the network holds its answer (until the client's timeout), the
+      // Real time by nature: while the network holds its answer (until the client's timeout, NETWORK_TIMEOUT_MS), the
       // command stays Created and nothing is sent beside it; half a second shows an eager retry.
       await pause(500);
       expect(await find(alice, eui, uid)).toMatchObject({ status: 'Created', reason: null });

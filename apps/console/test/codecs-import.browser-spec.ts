@@ -48,12 +48,19 @@ describe('the console’s codec workbench and bulk import in Chromium', () => {
     await page.keyboard.press('Delete');
     await page.keyboard.insertText(text);
     // The editor holds the whole new text before anything is sent (its lines are short: all drawn).
+    // It lives in a shadow root of its host (CodeEditor.tsx), which document.querySelector does not
+    // enter: a wait through it never saw the editor and spent its whole bound every time.
     const words = (s: string) => s.replace(/\s+/g, ' ').trim();
     // Bounded by Playwright; on timeout the expect below shows what the editor held instead.
     await page
-      .waitForFunction((want) => (document.querySelector('.cm-content') as HTMLElement | null)?.innerText.replace(/\s+/g, ' ').trim() === want, words(text), {
-        timeout: 15_000,
-      })
+      .waitForFunction(
+        (want) =>
+          (document.querySelector('[data-testid="code-editor"]')?.shadowRoot?.querySelector('.cm-content') as HTMLElement | null)?.innerText
+            .replace(/\s+/g, ' ')
+            .trim() === want,
+        words(text),
+        { timeout: 15_000 },
+      )
       .catch(() => undefined);
     expect(words(await editor.innerText())).toBe(words(text));
   };

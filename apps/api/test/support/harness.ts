@@ -40,6 +40,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     LOG_PRETTY: 'false',
     DB_POOL_SIZE: '4',
     WORKER_IN_PROCESS: 'true',
+    // No load balancer watches a test's instance: it stops listening at once rather than 500 ms
+    // after readiness fails (the drain itself is process.e2e-spec.ts's and faults-processes's).
+    SHUTDOWN_DRAIN_GRACE_MS: '0',
     REDIS_PREFIX: shared ? shared.config.redis.prefix : `dts-test-${randomBytes(4).toString('hex')}`,
     ...TEST_SECRETS,
     ...(db.url ? { DATABASE_URL: db.url } : {}),

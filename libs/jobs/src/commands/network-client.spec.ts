@@ -69,7 +69,7 @@ describe('NetworkClient', () => {
     confirmed: false,
     payload: Uint8Array.from([commandUid]),
   });
-  const permissive = new NetworkClient(crypto, { outboundAllowPrivate: true });
+  const permissive = new NetworkClient(crypto, { outboundAllowPrivate: true, networkTimeoutMs: 10_000 });
 
   it('sends a downlink with the decrypted key and answers the network’s id of it', async () => {
     expect(await permissive.send(row(), downlink(1))).toBe('q-100');
@@ -94,7 +94,7 @@ describe('NetworkClient', () => {
   });
 
   it('checks the network’s address before any call: a refused one is a permanent failure and no call is made', async () => {
-    const strict = new NetworkClient(crypto, { outboundAllowPrivate: false });
+    const strict = new NetworkClient(crypto, { outboundAllowPrivate: false, networkTimeoutMs: 10_000 });
     await expect(strict.send(row(), downlink(1))).rejects.toThrow(PermanentDownlinkError);
     await expect(strict.remove(row(), '70B3D57ED0001234', ['q-1'])).rejects.toThrow(/base_url/);
     // What only the check refuses (the connection itself would go through): credentials in the URL.

@@ -34,7 +34,7 @@ interface Reached {
 export class NetworkClient {
   constructor(
     @Inject(TokenCryptoService) private readonly crypto: Pick<TokenCryptoService, 'decrypt'>,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'outboundAllowPrivate'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'outboundAllowPrivate' | 'networkTimeoutMs'>,
   ) {}
 
   /** The registry's entry for a row's network, or null (none, or a kind this build does not know). */
@@ -80,7 +80,11 @@ export class NetworkClient {
     return {
       downlink,
       target: { baseUrl: row.base_url, applicationId: row.application_id, webhookId: row.webhook_id },
-      credentials: { apiKey: this.crypto.decrypt(row.api_key_encrypted), allowPrivate: this.config.outboundAllowPrivate },
+      credentials: {
+        apiKey: this.crypto.decrypt(row.api_key_encrypted),
+        allowPrivate: this.config.outboundAllowPrivate,
+        timeoutMs: this.config.networkTimeoutMs,
+      },
     };
   }
 }

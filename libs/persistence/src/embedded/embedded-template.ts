@@ -1,21 +1,24 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { migrateQueueTables } from '@dts/platform';
+import { LATEST_SCHEMA_VERSION as QUEUE_SCHEMA_VERSION } from 'bullmq';
 import { runMigrations } from '../data-source';
 import { MIGRATIONS } from '../migrations';
 import { startPgliteHost } from './pglite-host-client';
 
 /**
- * A new embedded database starts from a template: a data directory on which PGlite's initdb and
- * every migration have already run, kept as a tar. initdb alone takes 5–8 s on a 2-core machine
+ * A new embedded database starts from a template: a data directory on which PGlite's initdb, every
+ * migration and BullMQ's own (its queue tables: the embedded database's queues live there) have
+ * already run, kept as a tar. initdb alone takes 5–8 s on a 2-core machine
  * (and every test suite on the embedded database starts a new one); unpacking the template takes
  * about a second. `npm run build` makes it, so a fresh DATA_DIR, a new container from the image and
  * each test process start from it; a process that finds none makes it once and uses it.
  *
  * It lives where build tools keep caches, node_modules/.cache (it belongs to the installed PGlite,
- * and the Docker image copies node_modules). Its name is a digest of PGlite's version and of every
- * migration's code: a new or edited migration, or another PGlite, names another template, so a
- * stale one is never loaded.
+ * and the Docker image copies node_modules). Its name is a digest of PGlite's version, BullMQ's
+ * schema version and every migration's code: a new or edited migration, or another PGlite or
+ * BullMQ schema, names another template, so a stale one is never loaded.
  */
 const PGLITE_ENTRY = require.resolve('@electric-sql/pglite');
 const NODE_MODULES = PGLITE_ENTRY.slice(0, PGLITE_ENTRY.lastIndexOf('/node_modules/') + '/node_modules'.length);
@@ -28,7 +31,7 @@ const UNUSED_TEMPLATE_MS = 7 * 24 * 3_600_000;
 
 /** The template's name: a digest of PGlite's version and of each migration's name and code. */
 export function templateKey(pgliteVersion: string, migrations: readonly (abstract new (...args: never[]) => unknown)[]): string {
-  const hash = createHash('sha256').update(`pglite ${pgliteVersion}\n`);
+  const hash = createHash('sha256').update(`pglite ${pgliteVersion}\nbullmq schema ${QUEUE_SCHEMA_VERSION}\n`);
   for (const migration of migrations) hash.update(`${migration.name}\n${migration.toString()}\n`);
   return hash.digest('hex').slice(0, 20);
 }
@@ -82,7 +85,9 @@ export async function ensureEmbeddedTemplate(): Promise<string | null> {
   try {
     const host = await startPgliteHost({ dataPath: null, templatePath: null, maxConnections: 4 });
     try {
-      await runMigrations({ url: `postgres://postgres@127.0.0.1:${host.port}/postgres`, poolSize: 1 });
+      const url = `postgres://postgres@127.0.0.1:${host.port}/postgres`;
+      await runMigrations({ url, poolSize: 1 });
+      await migrateQueueTables({ databaseUrl: url, embedded: true });
       await host.dump(path);
     } finally {
       await host.stop();

@@ -79,6 +79,8 @@ export interface AppConfig {
   readonly streams: { readonly livePerAccount: number; readonly exportsPerAccount: number; readonly stallTimeoutMs: number };
   /** Let network adapters call loopback, link-local and private addresses (a network on the LAN, tests). */
   readonly outboundAllowPrivate: boolean;
+  /** How long a network's API has to answer one call (a downlink's hand-off, a queue removal) before it is retried. */
+  readonly networkTimeoutMs: number;
   readonly images: {
     /** database (default: works behind a load balancer with no shared disk), directory, or s3. */
     readonly storage: 'database' | 'directory' | 's3';

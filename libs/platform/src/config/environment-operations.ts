@@ -36,6 +36,13 @@ export class OperationsEnvironment extends AccountsEnvironment {
   OUTBOUND_ALLOW_PRIVATE?: boolean;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  NETWORK_TIMEOUT_MS?: number;
+
+  @IsOptional()
   @IsIn(['database', 'directory', 's3'])
   IMAGE_STORAGE?: 'database' | 'directory' | 's3';
 
@@ -145,6 +152,7 @@ export const OPERATIONS_ENVIRONMENT_NAMES = [
   'WORKER_HEALTH_PORT',
   'TRUST_PROXY',
   'OUTBOUND_ALLOW_PRIVATE',
+  'NETWORK_TIMEOUT_MS',
   'IMAGE_STORAGE',
   'IMAGE_DIR',
   'S3_ENDPOINT',

@@ -217,6 +217,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       stallTimeoutMs: env.STREAM_STALL_TIMEOUT_MS ?? 30_000,
     },
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,
+    networkTimeoutMs: env.NETWORK_TIMEOUT_MS ?? 10_000,
     images: {
       storage: env.IMAGE_STORAGE ?? 'database',
       dir: resolve(env.IMAGE_DIR ?? join(dataDir, 'images')),

@@ -1,13 +1,14 @@
 import { type NetworkCall, PermanentDownlinkError } from '@dts/domain';
 import { ForbiddenAddressError, outboundRequest } from './outbound-http';
 
-/** How long a network's API has to answer one call. */
-export const NETWORK_CALL_TIMEOUT_MS = 10_000;
-
-/** The network's API key, and whether its address may be loopback, link-local or private (OUTBOUND_ALLOW_PRIVATE). */
+/**
+ * The network's API key, whether its address may be loopback, link-local or private
+ * (OUTBOUND_ALLOW_PRIVATE), and how long its API has to answer one call (NETWORK_TIMEOUT_MS).
+ */
 export interface NetworkCredentials {
   apiKey: string;
   allowPrivate: boolean;
+  timeoutMs: number;
 }
 
 /**
@@ -30,14 +31,14 @@ export async function callNetwork(credentials: NetworkCredentials, call: Network
         ...(call.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
-      timeoutMs: NETWORK_CALL_TIMEOUT_MS,
+      timeoutMs: credentials.timeoutMs,
       allowPrivate: credentials.allowPrivate,
     });
   } catch (error) {
     const e = error as Error;
     if (e instanceof ForbiddenAddressError) throw new PermanentDownlinkError(`the network's base_url: ${e.message}`);
     throw new Error(
-      e.name === 'TimeoutError' ? `the network did not answer within ${NETWORK_CALL_TIMEOUT_MS} ms` : `the network could not be reached: ${e.message}`,
+      e.name === 'TimeoutError' ? `the network did not answer within ${credentials.timeoutMs} ms` : `the network could not be reached: ${e.message}`,
     );
   }
   const text = res.text;

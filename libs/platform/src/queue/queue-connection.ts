@@ -1,5 +1,6 @@
-import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
+import { createPostgresBackend, runMigrations as runQueueMigrations, setDefaultBackendFactory } from 'bullmq';
 import type { Cluster } from 'ioredis';
+import { Client } from 'pg';
 import type { AppConfig } from '../config/app-config';
 import { createRedisCluster } from '../redis/redis';
 
@@ -43,13 +44,40 @@ export function configureQueueBackend(config: AppConfig, target: QueueBackendTar
   return {
     connection: {
       connectionString: target.databaseUrl,
-      migrate: true,
-      // PGlite ignores the startup option that pins search_path to BullMQ's own schema.
-      schema: target.embedded ? 'public' : 'bullmq',
+      // Migrated once, by migrateQueueSchema before the first queue (QueueModule); each of the ~30
+      // queues, workers and event listeners then only reads the ledger. With `migrate: true` each
+      // ran BullMQ's migration itself — nine statements with DDL under one advisory lock, taken in
+      // turn: 300 statements and most of a start-up on the embedded database.
+      migrate: false,
+      schema: queueSchema(target),
       // Every queue and worker opens its own pool: keep them small.
       max: 3,
     } as never,
     prefix: config.redis.prefix,
     cluster: null,
   };
+}
+
+/** BullMQ's schema on the database. PGlite ignores the startup option that pins search_path to BullMQ's own schema. */
+const queueSchema = (target: QueueBackendTarget) => (target.embedded ? 'public' : 'bullmq');
+
+/** BullMQ's queue schema when the queues are on the database (not on Redis): see migrateQueueTables. */
+export async function migrateQueueSchema(config: AppConfig, target: QueueBackendTarget): Promise<void> {
+  if (config.redis.cluster || config.redis.url) return;
+  await migrateQueueTables(target);
+}
+
+/**
+ * Brings BullMQ's tables on the database up to this BullMQ's version (its own migrations, under its
+ * own advisory lock: several processes starting at once take turns). The embedded database's
+ * template has them already (libs/persistence embedded-template.ts): there it only checks.
+ */
+export async function migrateQueueTables(target: QueueBackendTarget): Promise<void> {
+  const client = new Client({ connectionString: target.databaseUrl });
+  await client.connect();
+  try {
+    await runQueueMigrations(client, queueSchema(target));
+  } finally {
+    await client.end();
+  }
 }

@@ -5,7 +5,7 @@ import { QUEUES } from '@dts/domain';
 import type { Queue } from 'bullmq';
 import type { Cluster } from 'ioredis';
 import type { AppConfig } from '../config/app-config';
-import { configureQueueBackend, type QueueBackendTarget } from './queue-connection';
+import { configureQueueBackend, migrateQueueSchema, type QueueBackendTarget } from './queue-connection';
 import { JobQueue } from './job-queue';
 
 /** The Redis Cluster client the queues share; null on a single Redis or the database, where each queue connects by itself. */
@@ -24,7 +24,17 @@ export class QueueModule implements OnApplicationShutdown {
     return {
       module: QueueModule,
       global: true,
-      imports: [BullModule.forRoot(bull), ...queues],
+      // Every queue's options depend on this factory, so BullMQ's tables are migrated before the first
+      // queue or worker connects (each of them then only checks the version).
+      imports: [
+        BullModule.forRootAsync({
+          useFactory: async () => {
+            await migrateQueueSchema(config, target);
+            return bull;
+          },
+        }),
+        ...queues,
+      ],
       providers: [JobQueue, { provide: QUEUE_CLUSTER, useValue: cluster }],
       exports: [JobQueue, BullModule],
     };
