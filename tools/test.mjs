@@ -2,9 +2,9 @@
 // TEST_REDIS_URL) are set, as `.ci/run` does — what differs on a real PostgreSQL and Redis: the
 // storage layer, integration specs and the end-to-end files named in tools/jest/second-pass.js (the
 // rule is in jest.config.js, checked by tools/test-passes.spec.ts). Exits non-zero if either fails.
-// In each pass the `api-serial` project (suites that measure latency or stop the servers they run
-// on, see jest.config.js) runs after the rest, one file at a time. The `browser` project (the
-// console in Chromium against the built service) runs with the rest of the last pass only: the
+// In each pass the `api-serial` project (suites that measure latency, see jest.config.js) runs after
+// the rest, one file at a time. The `browser` project (the console in Chromium against the built
+// service) runs with the rest of the last pass only: the
 // database under it makes no difference to what a browser sees, and once costs half the time.
 // CI's last pass is PostgreSQL + Redis, the production setting; without TEST_DATABASE_URL it is
 // the embedded pass, so `npm test` always runs it once. Arguments go to jest; naming projects or
