@@ -11,7 +11,7 @@ const unitAndIntegration = ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.in
  * and bound recovery, not latency; they run two at a time with the rest (alone, one at a time, they
  * spent 100 s of CI mostly waiting out outages and lock expiries on an idle core).
  */
-const SERIAL = ['abuse-limits', 'hostile-cost', 'hostile-cost-embedded', 'integrations-fairness', 'proxy-enumeration'];
+const SERIAL = ['abuse-limits', 'hostile-cost', 'hostile-cost-embedded', 'integrations-fairness', 'proxy-enumeration', 'slow-clients'];
 
 /**
  * `npm test` runs twice in CI: first on the embedded database (PGlite; queues on BullMQ's PostgreSQL

@@ -4,7 +4,7 @@
  * named beside it. The rest of the rule is in jest.config.js; tools/test-passes.spec.ts checks it.
  */
 const SECOND_PASS_E2E = {
-  'abuse-limits': 'rate counters shared on Redis',
+  'abuse-limits': 'four whole-history exports against small reads on PostgreSQL (skipped on the embedded database)',
   cache: "the response cache's chunks on Redis",
   commands: 'dispatch through the BullMQ queue, retries and the worker lock',
   deployment: 'two api instances behind nginx on shared PostgreSQL + Redis (skipped without them)',
