@@ -1,4 +1,4 @@
-// `node tools/bench/cpu-probe.mjs [auth-read|webhook] [--rate=N] [--seconds=S] [--runs=R] [--dist=dist,tmp/dist-before] [--env=K=V;…]`:
+// `node tools/bench/cpu-probe.mjs [auth-read|webhook] [--rate=N] [--seconds=S] [--runs=R] [--dist=dist,tmp/dist-before] [--env=K=V;…] [--env-b=K=V;…]`:
 // CPU milliseconds per request of the api process (from /proc) at a fixed open-loop rate, and of
 // the figure's limit server (baselines/auth-read-limit.mjs, webhook-limit.mjs) at the same rate —
 // a measure that other jobs on a shared host move far less than a rate. Every build named in
@@ -24,13 +24,17 @@ const rate = Number(opt('rate', 300));
 const seconds = Number(opt('seconds', 8));
 const runs = Number(opt('runs', 3));
 const dists = opt('dist', 'dist').split(',');
-// --env=K=V;K2=V2: extra environment of the apis (an experiment's switch).
-const extraEnv = Object.fromEntries(
-  (args.find((a) => a.startsWith('--env='))?.slice(6) ?? '')
-    .split(';')
-    .filter(Boolean)
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+const envOption = (name) =>
+  Object.fromEntries(
+    (args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '')
+      .split(';')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+// --env=K=V;K2=V2: extra environment of the apis (an experiment's switch); --env-b: of the second
+// api only, on top (`--dist=dist,dist --env-b=NODE_OPTIONS=…` compares one build with a switch).
+const extraEnv = envOption('env');
+const envB = envOption('env-b');
 const ctx = { ...parseArgs([]), cpuProf: args.includes('--cpu-prof') };
 const require = createRequire(import.meta.url);
 
@@ -61,8 +65,10 @@ async function main() {
   const servers = [];
   for (const dist of dists) {
     const db = await freshDatabase(ctx);
-    const api = await startApi(ctx, db, { label: `probe-${servers.length}`, dist, env: extraEnv });
-    servers.push({ label: dist, pid: api.pid, url: api.url, target: await setup(api), db });
+    const env = servers.length === 1 ? { ...extraEnv, ...envB } : extraEnv;
+    const api = await startApi(ctx, db, { label: `probe-${servers.length}`, dist, env });
+    const label = servers.length === 1 && Object.keys(envB).length > 0 ? `${dist} (${Object.entries(envB).map(([k, v]) => `${k}=${v}`).join(' ')})` : dist;
+    servers.push({ label, pid: api.pid, url: api.url, target: await setup(api), db });
   }
   const first = servers[0];
   const limitEnv =
