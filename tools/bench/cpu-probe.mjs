@@ -67,7 +67,12 @@ async function main() {
     const db = await freshDatabase(ctx);
     const env = servers.length === 1 ? { ...extraEnv, ...envB } : extraEnv;
     const api = await startApi(ctx, db, { label: `probe-${servers.length}`, dist, env });
-    const label = servers.length === 1 && Object.keys(envB).length > 0 ? `${dist} (${Object.entries(envB).map(([k, v]) => `${k}=${v}`).join(' ')})` : dist;
+    const label =
+      servers.length === 1 && Object.keys(envB).length > 0
+        ? `${dist} (${Object.entries(envB)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')})`
+        : dist;
     servers.push({ label, pid: api.pid, url: api.url, target: await setup(api), db });
   }
   const first = servers[0];
