@@ -81,6 +81,9 @@ suite(title, () => {
       )
     ).rows;
 
+  /** The api's STREAM_STALL_TIMEOUT_MS: an export no byte of which is taken for this long is ended. */
+  const STREAM_STALL_MS = 3_000;
+
   beforeAll(async () => {
     db = await createTestDatabase();
     const port = await freePort();
@@ -98,7 +101,7 @@ suite(title, () => {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-      STREAM_STALL_TIMEOUT_MS: '3000',
+      STREAM_STALL_TIMEOUT_MS: String(STREAM_STALL_MS),
     });
     await waitReady(`${url}/health/ready`, api);
     pg = new Client({ connectionString: db.url! });
@@ -292,12 +295,13 @@ suite(title, () => {
       // Meanwhile another account reads its own data.
       const other = await accountOverHttp(url, 'otherreader');
       expect((await call(`${url}/user`, { headers: as(other.token) })).status).toBe(200);
-      // The api renders until the sockets' kernel buffers are full (a few MB each), then finds no
-      // byte taken for STREAM_STALL_TIMEOUT_MS (3 s) and ends the responses. A paused socket only
-      // sees that once it reads what is buffered: the readers read after. Real time by nature: the
-      // probe measures the others' latency over this window, and the stall is not observable from
-      // outside until the readers read.
-      await pause(20_000);
+      // The api renders until the sockets' kernel buffers are full (a few MB each, well under a
+      // second), then finds no byte taken for STREAM_STALL_TIMEOUT_MS and ends the responses. A
+      // paused socket only sees that once it reads what is buffered: the readers read after. Real
+      // time by nature: the probe measures the others' latency over this window (the render, the
+      // stall and its end, three stall timeouts), and the stall is not observable from outside
+      // until the readers read; the bound below waits for the ends themselves.
+      await pause(3 * STREAM_STALL_MS);
     });
     const admitted = sockets.filter((s) => s.head().startsWith('HTTP/1.1 200'));
     for (const s of admitted) s.read();
