@@ -20,7 +20,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'The audit log: every state-changing call and every sign-in, newest first, filtered; a page, or every match as CSV',
     description:
-      'Append-only: no route changes or deletes a record; whole months leave after AUDIT_RETENTION_DAYS (default 365). JSON: at most `limit` records (default 100), `meta.next_cursor` for the next page with the same filters. `format=csv`: every record that matches, streamed.',
+      'Append-only: no route changes or deletes a record; a read first writes what its instance still holds, so a caller finds its own last call there; whole months leave after AUDIT_RETENTION_DAYS (default 365). JSON: at most `limit` records (default 100), `meta.next_cursor` for the next page with the same filters. `format=csv`: every record that matches, streamed.',
   })
   @ApiAuditLogResponse()
   @ApiErrors('VALIDATION_FAILED', 'AUTH_REQUIRED', 'ADMIN_ONLY')
