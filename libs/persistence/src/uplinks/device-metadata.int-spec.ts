@@ -125,11 +125,25 @@ describe('device metadata: the statement and the rules agree', () => {
     const last = (await partitions.list('uplinks')).at(-1)!;
     const receivedAt = new Date(last.to.getTime() + 40 * 86_400_000);
     const uplink = toStore({ receivedAt, messageId: 'beyond', measurements: { ...NO_MEASUREMENTS, temperature: 21 } });
-    expect(await repo.store([uplink])).toBe(1);
+    expect(await repo.store([uplink])).toEqual(['stored']);
     const [{ part }] = await ds.query(`SELECT tableoid::regclass::text AS part FROM uplinks WHERE device_id = $1 AND message_id = 'beyond'`, [deviceUid]);
     expect((await partitions.list('uplinks')).find((p) => p.name === part)).toMatchObject({ to: expect.any(Date) });
     expect(part).not.toBe(last.name);
     // Stored once: the same again is a redelivery.
-    expect(await repo.store([uplink])).toBe(0);
+    expect(await repo.store([uplink])).toEqual(['redelivery']);
+  });
+
+  it('writes nothing for a device deleted after the look-up that let its uplink in: the uplink is gone', async () => {
+    // Another instance deleted it a moment ago; this process's look-up cache has not heard yet.
+    await ds.query('UPDATE devices SET deleted_at = now() WHERE uid = $1', [deviceUid]);
+    try {
+      const before = await deviceValues();
+      const late = toStore({ receivedAt: new Date(Date.UTC(2026, 4, 2)), messageId: 'after-deletion', measurements: { ...NO_MEASUREMENTS, temperature: 30 } });
+      expect(await repo.store([late])).toEqual(['gone']);
+      expect(await ds.query(`SELECT uid FROM uplinks WHERE device_id = $1 AND message_id = 'after-deletion'`, [deviceUid])).toEqual([]);
+      expect(await deviceValues()).toEqual(before);
+    } finally {
+      await ds.query('UPDATE devices SET deleted_at = NULL WHERE uid = $1', [deviceUid]);
+    }
   });
 });

@@ -1,7 +1,7 @@
-/** A delivery waiting for its transaction: its caller learns how many of its items were new. */
-interface PendingDelivery<T> {
+/** A delivery waiting for its transaction: its caller learns each of its items' outcome. */
+interface PendingDelivery<T, R> {
   items: T[];
-  resolve: (accepted: number) => void;
+  resolve: (outcomes: R[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -13,24 +13,24 @@ interface PendingDelivery<T> {
  * shared transaction that fails is retried delivery by delivery, so that one bad delivery fails only
  * its own request.
  */
-export class GroupCommit<T> {
-  private readonly pending: PendingDelivery<T>[] = [];
+export class GroupCommit<T, R> {
+  private readonly pending: PendingDelivery<T, R>[] = [];
   private writers = 0;
 
   /**
-   * @param write writes items in one transaction; resolves, per item, whether it was new.
+   * @param write writes items in one transaction; resolves with each item's outcome, in order.
    * @param maxItems items in one transaction at most, however many deliveries are waiting.
    * @param concurrency transactions in flight at once: one commits while the next is built.
    */
   constructor(
-    private readonly write: (items: T[]) => Promise<boolean[]>,
+    private readonly write: (items: T[]) => Promise<R[]>,
     private readonly maxItems: number,
     private readonly concurrency: number,
   ) {}
 
-  /** Resolves, once committed, with how many of the items were new (the rest were redeliveries). */
-  submit(items: T[]): Promise<number> {
-    if (items.length === 0) return Promise.resolve(0);
+  /** Resolves, once committed, with each item's outcome, in order. */
+  submit(items: T[]): Promise<R[]> {
+    if (items.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.pending.push({ items, resolve, reject });
       if (this.writers < this.concurrency) void this.drain();
@@ -56,13 +56,13 @@ export class GroupCommit<T> {
     }
   }
 
-  private async writeBatch(batch: PendingDelivery<T>[]): Promise<void> {
+  private async writeBatch(batch: PendingDelivery<T, R>[]): Promise<void> {
     try {
-      const fresh = await this.write(batch.flatMap((d) => d.items));
+      const outcomes = await this.write(batch.flatMap((d) => d.items));
       let offset = 0;
       for (const delivery of batch) {
         const end = offset + delivery.items.length;
-        delivery.resolve(fresh.slice(offset, end).filter(Boolean).length);
+        delivery.resolve(outcomes.slice(offset, end));
         offset = end;
       }
     } catch (error) {

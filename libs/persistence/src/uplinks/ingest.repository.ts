@@ -46,6 +46,13 @@ export interface UplinkToStore {
   gateways: GatewayReception[];
 }
 
+/**
+ * What became of an uplink handed to store(): written; a redelivery of one already stored (found by
+ * its message id); or not written because its device was deleted after the look-up that let it in
+ * (on another instance, a moment before this process heard of it: IngestTargetsCache).
+ */
+export type StoreOutcome = 'stored' | 'redelivery' | 'gone';
+
 /** Live devices by EUI (store-uplinks.sql.ts), for the EUIs the cache does not hold. */
 const LIVE_DEVICES = statement('ingest_live_devices', LIVE_DEVICES_SQL);
 /** Prepared: a single-uplink webhook would otherwise have PostgreSQL parse and plan its ~100 lines each time. */
@@ -92,7 +99,11 @@ function toWrite(u: UplinkToStore): UplinkWrite {
  */
 @Injectable()
 export class IngestRepository implements OnApplicationShutdown {
-  private readonly commits = new GroupCommit<UplinkToStore>((uplinks) => this.storeNow(uplinks), MAX_UPLINKS_PER_TRANSACTION, CONCURRENT_TRANSACTIONS);
+  private readonly commits = new GroupCommit<UplinkToStore, StoreOutcome>(
+    (uplinks) => this.storeNow(uplinks),
+    MAX_UPLINKS_PER_TRANSACTION,
+    CONCURRENT_TRANSACTIONS,
+  );
   private readonly lookups = new CoalescedLookup<string, IngestTarget>((euis) => this.liveDevices(euis));
 
   constructor(
@@ -154,13 +165,13 @@ export class IngestRepository implements OnApplicationShutdown {
     return rows[0]?.uid ?? null;
   }
 
-  /** Resolves, once committed, with how many uplinks were new (the rest were redeliveries). */
-  store(uplinks: UplinkToStore[]): Promise<number> {
+  /** Resolves, once committed, with each uplink's outcome, in order. */
+  store(uplinks: UplinkToStore[]): Promise<StoreOutcome[]> {
     return this.commits.submit(uplinks);
   }
 
-  /** One statement, so one round trip and its own transaction; returns, per uplink, whether it was new. */
-  private async storeNow(uplinks: UplinkToStore[]): Promise<boolean[]> {
+  /** One statement, so one round trip and its own transaction; returns each uplink's outcome. */
+  private async storeNow(uplinks: UplinkToStore[]): Promise<StoreOutcome[]> {
     const rows = uplinks.map((u, ord) => {
       const offer = uplinkOffer(u);
       const offered = { has_data: offer.hasData, temperature_dc: offer.temperatureDc, has_position: offer.hasPosition, signal_percent: offer.signalPercent };
@@ -173,7 +184,7 @@ export class IngestRepository implements OnApplicationShutdown {
         .map((g) => ({ ord, gateway_id: g.gatewayId, rssi: g.rssi, snr: g.snr, lat: g.lat, lon: g.lon }));
     });
     const params = [JSON.stringify(rows), [...new Set(uplinks.map((u) => u.deviceUid))], JSON.stringify(gateways)];
-    type Stored = { ord: number; uid: string; device_id: number };
+    type Stored = { ord: number; uid: string | null; device_id: number };
     let stored: Stored[];
     try {
       stored = await this.statements.rows<Stored>(STORE_UPLINKS, params);
@@ -184,14 +195,18 @@ export class IngestRepository implements OnApplicationShutdown {
       await this.partitions.ensure(new Date(Math.max(...uplinks.map((u) => u.receivedAt.getTime()))));
       stored = await this.statements.rows<Stored>(STORE_UPLINKS, params);
     }
-    const fresh = uplinks.map(() => false);
+    const outcomes = uplinks.map((): StoreOutcome => 'redelivery');
     const newest = new Map<number, string>();
     for (const row of stored.sort((a, b) => a.ord - b.ord)) {
-      fresh[row.ord] = true;
+      if (row.uid === null) {
+        outcomes[row.ord] = 'gone';
+        continue;
+      }
+      outcomes[row.ord] = 'stored';
       newest.set(row.device_id, row.uid);
     }
     // After the commit: a notice must not name rows that readers cannot see yet.
     await this.live.publish([...newest].map(([device, uid]): LiveNotice => ({ kind: 'uplinks', device, newest: uid })));
-    return fresh;
+    return outcomes;
   }
 }

@@ -133,7 +133,7 @@ export class IngestService {
     const rejected: IngestRejectionWire[] = [];
     const euis = [...new Set(parsed.flatMap((p) => (p.ok ? [p.uplink.devEUI] : [])))];
     const targets = await this.ingest.targets(euis, source.ownerId);
-    const accepted: { uplink: NormalizedUplink; target: IngestTarget; networkRef: number }[] = [];
+    const accepted: { index: number; uplink: NormalizedUplink; target: IngestTarget; networkRef: number }[] = [];
     // A batch names the same few networks over and over: one look-up each, not one per item.
     const networks = new Map<string, Promise<number | null>>();
     for (const [index, item] of parsed.entries()) {
@@ -152,7 +152,7 @@ export class IngestService {
         rejected.push({ index, devEUI: item.uplink.devEUI, code: 'VALIDATION_FAILED', message: `network "${item.uplink.networkName}" does not exist` });
         continue;
       }
-      accepted.push({ uplink: item.uplink, target, networkRef });
+      accepted.push({ index, uplink: item.uplink, target, networkRef });
     }
     // Codecs run off the event loop within the owners' CPU budgets (DecodingService); in a batch of
     // several accounts' devices (the platform secret), each account's codec time is its own.
@@ -160,7 +160,15 @@ export class IngestService {
       accepted.map(({ uplink, target }) => ({ accountId: target.ownerId, decoder: target.decoder, payload: uplink.payload, port: uplink.port })),
     );
     const toStore = accepted.map(({ uplink, target, networkRef }, i) => this.prepare(uplink, target, networkRef, source, decoded[i]!));
-    const stored = await this.ingest.store(toStore);
+    const outcomes = await this.ingest.store(toStore);
+    const stored = outcomes.filter((o) => o === 'stored').length;
+    // Deleted since the look-up let it in (on another instance, a moment before this one heard):
+    // the same answer as a device that does not exist, in the delivery's order.
+    const gone = accepted.filter((_, i) => outcomes[i] === 'gone');
+    if (gone.length > 0) {
+      for (const { index, uplink } of gone) rejected.push({ index, devEUI: uplink.devEUI, code: 'NOT_FOUND', message: 'no such device' });
+      rejected.sort((a, b) => a.index - b.index);
+    }
     // The simulated network delivers its queued downlinks at the devices' uplinks (class A), after
     // the uplinks are stored and without holding their answer, as a network reports a downlink's
     // fate in events of its own: measured, awaiting it cost a single-item delivery +0.7 ms at p50 on
@@ -170,7 +178,7 @@ export class IngestService {
       const simulated = [...new Set(accepted.filter((a) => a.target.networkRef === SIMULATED.uid).map((a) => a.target.uid))];
       if (simulated.length > 0) void this.commands.simulatedUplinks(simulated).catch((error: Error) => this.logger.warn(`simulated network: ${error.message}`));
     }
-    const result = { accepted: stored, duplicates: toStore.length - stored, rejected };
+    const result = { accepted: stored, duplicates: outcomes.filter((o) => o === 'redelivery').length, rejected };
     this.metrics.uplinks(source.label, result);
     return result;
   }
