@@ -1,5 +1,7 @@
 WITH locked AS (
-         SELECT uid FROM devices WHERE uid = ANY($2::int[]) ORDER BY uid FOR UPDATE
+         -- The devices still live, locked: a device deleted since its look-up (on another instance,
+         -- before this process heard of it) takes no uplink, and a deletion in flight is waited for.
+         SELECT uid FROM devices WHERE uid = ANY($2::int[]) AND deleted_at IS NULL ORDER BY uid FOR UPDATE
        ),
        input AS MATERIALIZED (
          -- The uncorrelated sub-select is a one-time filter, run before the first row: every device
@@ -27,10 +29,10 @@ WITH locked AS (
          FROM input i
          -- A redelivery whose time is the service's (no time of the network's in it) is not the
          -- same row: it is found by its message id among the device's uplinks of those days.
-         WHERE i.message_id IS NULL OR NOT EXISTS (
+         WHERE i.device_id IN (SELECT uid FROM locked) AND (i.message_id IS NULL OR NOT EXISTS (
            SELECT 1 FROM uplinks x
            WHERE x.device_id = i.device_id AND x.message_id = i.message_id
-             AND x.received_at >= i.received_at - interval '7 days' AND x.received_at <= i.received_at + interval '7 days')
+             AND x.received_at >= i.received_at - interval '7 days' AND x.received_at <= i.received_at + interval '7 days'))
          ON CONFLICT (device_id, message_id, received_at) WHERE message_id IS NOT NULL DO NOTHING
          RETURNING uid
        ),
@@ -96,4 +98,7 @@ WITH locked AS (
          INSERT INTO data_cache (device_id) SELECT DISTINCT device_id FROM fresh
          ON CONFLICT (device_id) DO UPDATE SET version = data_cache.version + 1
        )
-       SELECT ord, uid::text AS uid, device_id FROM fresh;
+       -- Each new row with its uid; each uplink of a device gone with a null uid; redeliveries not at all.
+       SELECT ord, uid::text AS uid, device_id FROM fresh
+       UNION ALL
+       SELECT ord, NULL, device_id FROM input WHERE device_id NOT IN (SELECT uid FROM locked);
