@@ -60,7 +60,8 @@ module.exports = {
     project('browser', 'apps/console', ['<rootDir>/test/**/*.browser-spec.ts']),
     project('tools', 'tools', ['<rootDir>/**/*.spec.ts']),
   ].filter((p) => !(secondPass && FIRST_PASS_ONLY_PROJECTS.includes(p.displayName))),
-  // Each end-to-end file starts its own database: two at a time fit a 2-core machine.
+  // Each end-to-end file starts its own database: two at a time fit a 2-core machine (tools/test.mjs
+  // runs the PostgreSQL pass, whose files mostly wait, three at a time).
   maxWorkers: 2,
   // A worker is replaced once a file leaves its heap past this. Modules of a file (NestJS, TypeORM,
   // PGlite's WebAssembly) are not all let go when the next file starts: without this a worker's

@@ -11,7 +11,10 @@ const swc = {
     keepClassNames: true,
   },
   module: { type: 'commonjs' },
-  sourceMaps: 'inline',
+  // Beside the code, not inlined: Jest keeps the map for stack traces and coverage either way, and an
+  // inlined one is read and compiled again with every module of every file (about 0.2 s of the
+  // 2.3 s a suite spends loading the service's modules).
+  sourceMaps: true,
 };
 
 /** @param {string} name @param {string} dir @param {string[]} testMatch @param {string[]} [testPathIgnorePatterns] */

@@ -1,4 +1,4 @@
-import { pause } from '@dts/platform';
+import { freePort, pause } from '@dts/platform';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { accountOverHttp, call } from './support/fault-load';
-import { freePort } from './support/ports';
 import { API_MAIN, composeEnvironment, type Proc, startProcess, stopProcesses, waitReady } from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 

@@ -11,8 +11,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import request from 'supertest';
 import { expectError, expectSuccess } from './support/envelope';
-import { eventually, pause } from '@dts/platform';
-import { freePort } from './support/ports';
+import { eventually, freePort, pause } from '@dts/platform';
 import {
   API_MAIN,
   composeEnvironment,

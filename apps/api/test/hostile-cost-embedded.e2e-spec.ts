@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountOverHttp, call } from './support/fault-load';
 import { judgedProbe, probeDuring, WITHIN_BOUNDS } from './support/latency-probe';
-import { freePort } from './support/ports';
+import { freePort } from '@dts/platform';
 import { API_MAIN, type Proc, startProcess, stopProcesses, waitReady } from './support/processes';
 import { realDatabaseUrl } from './support/test-database';
 

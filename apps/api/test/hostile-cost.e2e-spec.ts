@@ -3,8 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { accountOverHttp, call } from './support/fault-load';
 import { judgedProbe, probeDuring, type ProbeResult, WITHIN_BOUNDS } from './support/latency-probe';
-import { freePort } from './support/ports';
-import { eventually, pause } from '@dts/platform';
+import { eventually, freePort, pause } from '@dts/platform';
 import { API_MAIN, composeEnvironment, composeIngestSecret, type Proc, startProcess, stopProcesses, waitReady } from './support/processes';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
 

@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { eventually } from '@dts/platform';
-import { freePort } from './support/ports';
+import { eventually, freePort } from '@dts/platform';
 
 const root = join(__dirname, '../../..');
 const main = join(root, 'dist/apps/api/src/main.js');

@@ -1,4 +1,4 @@
-import { eventually, type LocalRedisCluster, startRedisCluster } from '@dts/platform';
+import { eventually, freePort, type LocalRedisCluster, startRedisCluster } from '@dts/platform';
 import type { Cluster } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
@@ -20,7 +20,6 @@ import {
 import { startStandInNetwork, type StandInNetwork } from './support/services';
 import { SseClient } from './support/sse-client';
 import { createTestDatabase, realDatabaseUrl, realRedisUrl, type TestDatabase } from './support/test-database';
-import { freePort } from './support/ports';
 
 /*
  * The service on a Redis Cluster: three masters started here (redis-server --cluster-enabled yes,

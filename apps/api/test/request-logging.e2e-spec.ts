@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_SECRETS } from './support/harness';
-import { eventually } from '@dts/platform';
-import { freePort } from './support/ports';
+import { eventually, freePort } from '@dts/platform';
 import { createTestDatabase, realRedisUrl, type TestDatabase } from './support/test-database';
 
 /*

@@ -1,10 +1,9 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { ALL_JOB_NAMES, QUEUES } from '@dts/domain';
 import { runMigrations } from '@dts/persistence';
-import { eventually, loadConfig } from '@dts/platform';
+import { eventually, freePort, loadConfig } from '@dts/platform';
 import type { Job, Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
-import { freePort } from './testing/ports';
 import { createWorkerTestDatabase, realRedisUrl, type WorkerTestDatabase } from './testing/test-database';
 import { startWorker, type WorkerHandle } from './start-worker';
 

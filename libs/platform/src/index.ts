@@ -36,4 +36,5 @@ export * from './time/loop-deadline';
 export * from './threads/thread-entry';
 export * from './testing/redis-cluster';
 export * from './testing/eventually';
+export * from './testing/ports';
 export * from './testing/each-redis';

@@ -1,10 +1,9 @@
-import { eventually } from '@dts/platform';
+import { eventually, freePort } from '@dts/platform';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './ports';
 
 /**
  * A Mosquitto broker of the test's own (Debian's `mosquitto`), on a free loopback port, that wants

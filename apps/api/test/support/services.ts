@@ -1,4 +1,4 @@
-import { eventually } from '@dts/platform';
+import { eventually, freePort } from '@dts/platform';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { freePort } from './ports';
 import { API_MAIN, composeEnvironment, composeIngestSecret, MIGRATE_MAIN, type Proc, startProcess, stopProcesses, waitReady, WORKER_MAIN } from './processes';
 
 /**

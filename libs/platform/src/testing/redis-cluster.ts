@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { pause } from './eventually';
+import { freePort } from './ports';
 
 /**
  * A Redis Cluster of the test's own on this machine: `masters` redis-server processes with
@@ -60,14 +60,6 @@ function findBinary(name: string): string | null {
 /** Whether this machine can run the cluster suites: redis-server and redis-cli on PATH. */
 export function redisClusterAvailable(): boolean {
   return findBinary('redis-server') !== null && findBinary('redis-cli') !== null;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Runs a program to its end, at most `ms`; its output, or an error carrying it. */
