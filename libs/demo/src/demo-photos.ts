@@ -1,6 +1,5 @@
 import type { TaxonomyWire } from '@dts/domain';
 import { Prng } from './prng';
-import sharp from 'sharp';
 
 const WIDTH = 1280;
 const HEIGHT = 960;
@@ -159,6 +158,8 @@ export async function renderDemoPhoto(spec: DemoPhotoSpec, takenAt: Date, utcOff
     <rect y="${HEIGHT - STRIP}" width="${WIDTH}" height="${STRIP}" fill="#000"/>
     <text x="20" y="${HEIGHT - 15}" font-family="DejaVu Sans Mono, monospace" font-size="26" fill="#fff">${stamp}</text>
   </svg>`;
+  // Loaded here, not with the module: the demo's photos are drawn once, at its start.
+  const { default: sharp } = await import('sharp');
   let image = sharp(Buffer.from(svg));
   if (spec.light === 'night') image = image.grayscale();
   const offset = `${utcOffsetHours < 0 ? '-' : '+'}${two(Math.abs(utcOffsetHours))}:00`;

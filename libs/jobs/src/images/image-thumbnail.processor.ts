@@ -2,7 +2,6 @@ import { Processor } from '@nestjs/bullmq';
 import { IMAGE_STATUS, type JobPayloads, QUEUES } from '@dts/domain';
 import { ImagesRepository, ImageStore } from '@dts/persistence';
 import { UnrecoverableError } from 'bullmq';
-import sharp from 'sharp';
 import { JobProcessor, PROCESSOR_OPTIONS } from '../job-processor';
 
 /** The longest side of a thumbnail, in pixels. */
@@ -38,6 +37,9 @@ export class ImageThumbnailProcessor extends JobProcessor<'image.thumbnail'> {
     let thumb: Buffer;
     let details: Record<string, unknown>;
     try {
+      // Loaded at the first image, not at start-up: libvips is about 20 MB of a process that may
+      // never see a photo (docs/benchmarks.md, figure 15).
+      const { default: sharp } = await import('sharp');
       const source = sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 });
       const meta = await source.metadata();
       thumb = await source.rotate().resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 75, mozjpeg: true }).toBuffer();

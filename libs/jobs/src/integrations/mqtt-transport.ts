@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { retryDelayMs } from '@dts/domain';
 import { APP_CONFIG, type AppConfig, guardedBrokerSocket, parseBrokerUrl } from '@dts/platform';
-import { MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { type AttemptOutcome, errorText } from './attempt';
 
@@ -19,6 +19,13 @@ export interface BrokerSettings {
 const MAX_RECONNECT_MS = 60_000;
 /** A connection unused this long is closed (the integration was deleted, disabled or is quiet). */
 const IDLE_MS = 10 * 60_000;
+
+/**
+ * mqtt.js, loaded at a process's first publish: about 20 MB and 80 ms at start-up that a service
+ * without an MQTT integration never needs (docs/benchmarks.md, figure 15).
+ */
+let mqttModule: Promise<typeof import('mqtt')> | null = null;
+const loadMqtt = () => (mqttModule ??= import('mqtt'));
 
 interface Connection {
   settings: BrokerSettings;
@@ -54,7 +61,8 @@ export class MqttTransport implements OnApplicationShutdown {
    */
   async publish(settings: BrokerSettings, topic: string, body: string, qos: 0 | 1, signal?: AbortSignal): Promise<AttemptOutcome> {
     const started = performance.now();
-    const connection = this.connection(settings);
+    const { MqttClient } = await loadMqtt();
+    const connection = this.connection(settings, MqttClient);
     if (typeof connection === 'string') return failed(started, `the broker URL ${connection}`);
     return this.attempt(connection, started, topic, body, qos, signal);
   }
@@ -65,7 +73,8 @@ export class MqttTransport implements OnApplicationShutdown {
    */
   async publishOnce(settings: BrokerSettings, topic: string, body: string, qos: 0 | 1): Promise<AttemptOutcome> {
     const started = performance.now();
-    const connection = this.open(settings);
+    const { MqttClient } = await loadMqtt();
+    const connection = this.open(settings, MqttClient);
     if (typeof connection === 'string') return failed(started, `the broker URL ${connection}`);
     try {
       return await this.attempt(connection, started, topic, body, qos);
@@ -98,24 +107,24 @@ export class MqttTransport implements OnApplicationShutdown {
   }
 
   /** The integration's connection, or why its broker URL cannot be connected to (judged again here: one stored before a rule). */
-  private connection(settings: BrokerSettings): Connection | string {
+  private connection(settings: BrokerSettings, Client: typeof MqttClient): Connection | string {
     const existing = this.connections.get(settings.integration);
     if (existing && existing.settings.version === settings.version && existing.settings.url === settings.url) {
       existing.usedAt = Date.now();
       return existing;
     }
     if (existing) this.close(existing);
-    const connection = this.open(settings);
+    const connection = this.open(settings, Client);
     if (typeof connection === 'string') return connection;
     this.connections.set(settings.integration, connection);
     return connection;
   }
 
   /** A new connection to the broker, through the SSRF guard, or why its URL cannot be connected to. */
-  private open(settings: BrokerSettings): Connection | string {
+  private open(settings: BrokerSettings, Client: typeof MqttClient): Connection | string {
     const broker = parseBrokerUrl(settings.url, this.config.integrations.mqttAllowedPorts);
     if (typeof broker === 'string') return broker;
-    const client = new MqttClient(() => guardedBrokerSocket(broker, this.config.outboundAllowPrivate), {
+    const client = new Client(() => guardedBrokerSocket(broker, this.config.outboundAllowPrivate), {
       protocolVersion: 4,
       clientId: `dts-${settings.integration}-${randomBytes(6).toString('hex')}`,
       username: settings.username ?? undefined,

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { DirectoryImageStore, type ImageStore, S3ImageStore } from './image-store';
+import { DirectoryImageStore, type ImageStore } from './image-store';
+import { S3ImageStore } from './s3-image-store';
 
 /** Each store against the real thing it talks to: a directory, and an S3 server (s3rver) on loopback. */
 describe.each([['directory'], ['s3']])('%s image store', (kind) => {

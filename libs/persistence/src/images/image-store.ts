@@ -1,4 +1,3 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { AppConfig } from '@dts/platform';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -71,53 +70,20 @@ export class DirectoryImageStore extends ImageStore {
   }
 }
 
-export class S3ImageStore extends ImageStore {
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {
-    super();
-  }
-
-  private key(imageUid: number) {
-    return `images/${imageUid}`;
-  }
-
-  async put(imageUid: number, bytes: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(imageUid), Body: bytes }));
-  }
-
-  async get(imageUid: number): Promise<Buffer | null> {
-    try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(imageUid) }));
-      return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
-    } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
-      throw error;
-    }
-  }
-
-  async remove(imageUid: number): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(imageUid) }));
-  }
-}
-
-export function createImageStore(config: AppConfig['images'], ds: DataSource): ImageStore {
+/**
+ * The store the settings name. The S3 client is loaded only when S3 is chosen: the AWS SDK costs a
+ * process about 0.3 s and 30 MB on start, which the default store (the database) never needs
+ * (docs/benchmarks.md, figure 15).
+ */
+export async function createImageStore(config: AppConfig['images'], ds: DataSource): Promise<ImageStore> {
   switch (config.storage) {
     case 'database':
       return new DatabaseImageStore(ds);
     case 'directory':
       return new DirectoryImageStore(config.dir);
     case 's3': {
-      const s3 = config.s3!;
-      const client = new S3Client({
-        region: s3.region,
-        endpoint: s3.endpoint ?? undefined,
-        // S3-compatible stores (MinIO, Ceph) address buckets by path.
-        forcePathStyle: s3.endpoint !== null,
-        credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey.reveal() },
-      });
-      return new S3ImageStore(client, s3.bucket);
+      const { s3ImageStore } = await import('./s3-image-store');
+      return s3ImageStore(config.s3!);
     }
   }
 }

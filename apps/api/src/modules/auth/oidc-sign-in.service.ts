@@ -2,13 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { formatDate, GROUP_ADMIN, ORG_ROLES, type OrgRole, USERNAME_PATTERN } from '@dts/domain';
 import { AccountsRepository, OidcIdentitiesRepository, OrganisationsRepository } from '@dts/persistence';
 import { APP_CONFIG, type AppConfig, type OidcProviderSettings, TokenCryptoService } from '@dts/platform';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { CredentialRevocations } from '../../common/auth/credential-revocations';
 import { PasswordHasher } from '../../common/auth/password-hasher.service';
 import type { SessionClient } from '../../common/auth/session-store';
 import type { SessionCookie } from '../../common/auth/session.service';
 import { ApiException } from '../../common/http/api.exception';
 import { AuthService } from './auth.service';
+
+/** openid-client, loaded at the first sign-in through a provider: not at start-up (docs/benchmarks.md, figure 15). */
+const loadOidc = () => import('openid-client');
 
 /** What travels in the sign-in's own cookie between the start and the provider's answer (sealed: AES-GCM). */
 interface PendingSignIn {
@@ -42,7 +45,7 @@ export function safeNext(next: string | undefined): string {
 export class OidcSignInService {
   private readonly logger = new Logger('OidcSignIn');
   /** Each provider's discovered configuration, fetched once (again after a failure). */
-  private readonly discovered = new Map<string, Promise<oidc.Configuration>>();
+  private readonly discovered = new Map<string, Promise<Oidc.Configuration>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -64,6 +67,7 @@ export class OidcSignInService {
   async start(providerId: string, next: string | undefined): Promise<{ location: string; sealed: string }> {
     const provider = this.provider(providerId);
     const configuration = await this.configuration(provider);
+    const oidc = await loadOidc();
     const pending: PendingSignIn = {
       provider: provider.id,
       state: oidc.randomState(),
@@ -100,7 +104,8 @@ export class OidcSignInService {
       throw ApiException.of('FORBIDDEN', 'this sign-in was not started here, or took too long: start again');
     }
     const configuration = await this.configuration(provider);
-    let claims: oidc.IDToken;
+    const oidc = await loadOidc();
+    let claims: Oidc.IDToken;
     try {
       const tokens = await oidc.authorizationCodeGrant(configuration, callback, {
         pkceCodeVerifier: pending.verifier,
@@ -121,7 +126,7 @@ export class OidcSignInService {
   }
 
   /** The account the subject is linked to; else the one with its verified address, linked; else a new one. */
-  private async accountFor(provider: OidcProviderSettings, claims: oidc.IDToken) {
+  private async accountFor(provider: OidcProviderSettings, claims: Oidc.IDToken) {
     const linked = await this.identities.accountOf(provider.id, claims.sub);
     if (linked !== null) return (await this.accounts.findById(linked))!;
     const email = typeof claims.email === 'string' ? claims.email.trim() : '';
@@ -146,7 +151,7 @@ export class OidcSignInService {
   }
 
   /** A new account for the address, named after the provider's username (or the address), made unique. */
-  private async newAccount(email: string, claims: oidc.IDToken): Promise<number> {
+  private async newAccount(email: string, claims: Oidc.IDToken): Promise<number> {
     const wanted = typeof claims.preferred_username === 'string' ? claims.preferred_username : email.split('@')[0]!;
     const base = wanted
       .replace(/[^A-Za-z0-9._-]/g, '')
@@ -179,7 +184,7 @@ export class OidcSignInService {
    * an owner), and only of organisations that exist. Each change reaches every instance's cached
    * credentials at once, as a change by an admin does.
    */
-  private async grantRoles(provider: OidcProviderSettings, claims: oidc.IDToken, accountId: number): Promise<void> {
+  private async grantRoles(provider: OidcProviderSettings, claims: Oidc.IDToken, accountId: number): Promise<void> {
     if (provider.roleClaim === null) return;
     const value = claims[provider.roleClaim];
     const entries = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
@@ -212,14 +217,16 @@ export class OidcSignInService {
     return this.callbackUrl(this.provider(providerId));
   }
 
-  private configuration(provider: OidcProviderSettings): Promise<oidc.Configuration> {
+  private configuration(provider: OidcProviderSettings): Promise<Oidc.Configuration> {
     let found = this.discovered.get(provider.id);
     if (!found) {
       const insecure = provider.issuer.startsWith('http://');
-      found = oidc.discovery(new URL(provider.issuer), provider.clientId, provider.clientSecret.reveal(), undefined, {
-        // Plain HTTP only for a provider on this machine (the configuration refuses it elsewhere).
-        execute: insecure ? [oidc.allowInsecureRequests] : [],
-      });
+      found = loadOidc().then((oidc) =>
+        oidc.discovery(new URL(provider.issuer), provider.clientId, provider.clientSecret.reveal(), undefined, {
+          // Plain HTTP only for a provider on this machine (the configuration refuses it elsewhere).
+          execute: insecure ? [oidc.allowInsecureRequests] : [],
+        }),
+      );
       found.catch(() => this.discovered.delete(provider.id));
       this.discovered.set(provider.id, found);
     }

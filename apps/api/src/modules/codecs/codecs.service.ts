@@ -69,7 +69,7 @@ export class CodecsService {
    */
   async import(principal: AuthPrincipal, dto: ImportCodecDto): Promise<CodecWire> {
     await this.roomFor(principal);
-    const read = readRepositoryCodec(dto.yaml, dto.files);
+    const read = await readRepositoryCodec(dto.yaml, dto.files);
     if (Array.isArray(read)) throw new ApiException(read.map((p) => ({ code: 'VALIDATION_FAILED' as const, message: p.message, field: p.field })));
     const trial = await this.trial(principal, read.script, null, read.examples);
     if (trial.problem) throw ApiException.validation('files', trial.problem);

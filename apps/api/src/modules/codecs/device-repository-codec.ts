@@ -1,6 +1,5 @@
 import { type CodecExample, type CodecExampleKind, CODEC_EXAMPLES_MAX, EXAMPLE_MAX_BYTES } from '@dts/domain';
 import { CODEC_LIMITS } from '@dts/platform';
-import { parse } from 'yaml';
 
 /** A codec YAML of the device repository is a few kilobytes (Laird's, the longest seen, 12 KB). */
 export const CODEC_YAML_MAX_BYTES = 128 * 1024;
@@ -33,7 +32,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * their own, so that their top-level names cannot collide, and the functions each section names
  * are taken from its own file. Problems are named by where they are (`yaml.uplinkDecoder.examples[2].input.bytes`).
  */
-export function readRepositoryCodec(yamlText: string, files: Record<string, string>): RepositoryCodec | FieldProblem[] {
+export async function readRepositoryCodec(yamlText: string, files: Record<string, string>): Promise<RepositoryCodec | FieldProblem[]> {
+  // The YAML parser is loaded at the first import, not at start-up (docs/benchmarks.md, figure 15).
+  const { parse } = await import('yaml');
   let doc: unknown;
   try {
     // Aliases are expanded by the parser: a few, never the exponential "billion laughs".

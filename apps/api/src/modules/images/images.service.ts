@@ -13,7 +13,6 @@ import { type ImageRow, ImagesRepository, ImageStore, IngestRepository } from '@
 import { JobQueue } from '@dts/platform';
 import type { IngestCaller } from '../../common/auth/ingest-caller';
 import type { FileAnswer } from '../../common/http/send-stream';
-import exifr from 'exifr';
 import { createHash } from 'node:crypto';
 import rangeParser from 'range-parser';
 import type { AuthPrincipal } from '../../common/auth/auth-principal';
@@ -48,6 +47,8 @@ function exifDate(text: unknown, offset: unknown): Date | null {
 
 async function exifOf(bytes: Buffer): Promise<{ takenAt: Date | null; lat: number | null; lon: number | null }> {
   try {
+    // Loaded at the first upload, not at start-up (docs/benchmarks.md, figure 15).
+    const { default: exifr } = await import('exifr');
     // Values as written (reviveValues: false): exifr would read the dates in the server's zone.
     const exif = (await exifr.parse(bytes, { tiff: true, exif: true, gps: true, reviveValues: false })) as Record<string, unknown> | undefined;
     const takenAt = exifDate(exif?.DateTimeOriginal, exif?.OffsetTimeOriginal) ?? exifDate(exif?.CreateDate, exif?.OffsetTimeDigitized);
