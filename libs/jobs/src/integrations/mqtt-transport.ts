@@ -24,8 +24,7 @@ const IDLE_MS = 10 * 60_000;
  * mqtt.js, loaded at a process's first publish: about 20 MB and 80 ms at start-up that a service
  * without an MQTT integration never needs (docs/benchmarks.md, figure 15).
  */
-let mqttModule: Promise<typeof import('mqtt')> | null = null;
-const loadMqtt = () => (mqttModule ??= import('mqtt'));
+const loadMqtt = () => import('mqtt');
 
 interface Connection {
   settings: BrokerSettings;
