@@ -6,6 +6,10 @@
 // after the load ended. On the embedded database the api then starts again on the same, now
 // existing DATA_DIR (with the load's rows in it) and its idle RSS is read as well.
 //
+// The load uses built-in decoders only, so no codec thread runs in those readings (the pool starts
+// one when a codec is first needed). The last row is the price of one: RSS 10 s after a single
+// codec trial (POST /user/codec/try), read after the load's own reading.
+//
 // RSS is the whole service: the process (its threads share it: the embedded database's thread,
 // the codec threads) plus any child processes it has, read from /proc. The PostgreSQL and Redis
 // servers of the baseline are not counted: they are other programs, shared by every instance.
@@ -26,6 +30,8 @@ const SETTLE_S = 10;
 const READING_WINDOW_MS = 1_000;
 const SAMPLE_MS = 100;
 const IDLE_GOAL_MB = 300;
+/** A vendor-style codec of a few lines: what starts the first codec thread. */
+const CODEC = 'function decodeUplink(input) { return { data: { first: input.bytes[0] } }; }';
 const AFTER_GOAL = 1.1;
 
 export async function run(ctx) {
@@ -76,6 +82,14 @@ export async function run(ctx) {
       met: embedded.every((r) => r.afterMb <= AFTER_GOAL * r.idleMb),
       note: `runs: ${embedded.map((r) => `${Math.round(r.afterMb)} (${(r.afterMb / r.idleMb).toFixed(2)} × idle)`).join(', ')} MB`,
     }),
+    row({
+      figure: '15 memory',
+      measure: `embedded: RSS ${SETTLE_S} s after the first codec call (one codec thread started), after the load`,
+      value: pick(embedded, 'codecMb'),
+      unit: 'MB',
+      ...baseline('codecMb'),
+      note: `runs: ${embedded.map((r) => `${Math.round(r.codecMb)} (+${Math.round(r.codecMb - r.afterMb)} on the reading before)`).join(', ')} MB`,
+    }),
   ];
 }
 
@@ -106,6 +120,8 @@ async function once(ctx) {
   const load = await cannon({ url: api.url, requests: mix(account, devices), connections: CONNECTIONS, duration: ctx.duration });
   const peakMb = peak.stop();
   const after = await settled(api.pid);
+  await call(api.url, 'POST', '/user/codec/try', { body: { script: CODEC, fPort: 1, payload_hex: '07' }, headers: account.auth, expect: 200 });
+  const withCodec = await settled(api.pid);
   await api.stop();
 
   let reopened = null;
@@ -120,6 +136,7 @@ async function once(ctx) {
     children: idle.children,
     peakMb,
     afterMb: after.mb,
+    codecMb: withCodec.mb,
     reopenedMb: reopened?.mb ?? null,
     rate: load.rate,
     failed: load.failed,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type CodecExample, type DecodeResult, NO_MEASUREMENTS } from '@dts/domain';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -37,8 +37,6 @@ interface Thread {
   /** The deadline (epoch ms) of the call the thread is in, 0 between calls: written by the thread. */
   deadline: BigInt64Array;
   ready: boolean;
-  /** Settles when the thread is ready for work (its sandbox warmed) or gone. */
-  started: Promise<void>;
   current: Pending | null;
   /** Past it the thread is taken as hung: a loop deadline, so that a stall of this process is not blamed on the thread. */
   timer: LoopDeadline | null;
@@ -50,24 +48,24 @@ const failure = (error: string): DecodeResult => ({ decoded: {}, valid: false, e
 /**
  * Vendor codecs run here, on worker threads, never on the event loop: a codec that loops or
  * allocates costs its own thread's time, within its deadline and the caller's CPU budget, while
- * the process goes on answering. `CODEC_WORKERS` threads (about 17 MiB each), each with its own
- * QuickJS module and codec cache, started in the background when the application starts (a
- * replacement when it is next needed): each warms its sandbox before it takes work, so that what a
- * fresh thread costs never counts against a script's limits — the first trial after a start once
- * failed its load limit with a 4-line script. Readiness does not wait for them: a request that
- * comes first waits in the queue, which no limit counts. Requests wait in one queue and go to
- * whichever thread is free. A thread that does not answer within its work's bound plus
- * HUNG_GRACE_MS is terminated and replaced; its request fails.
+ * the process goes on answering. Up to `CODEC_WORKERS` threads (about 17 MiB each), each with its
+ * own QuickJS module and codec cache, started when work first waits for one: a service whose
+ * accounts run no codec of their own (built-in families and Cayenne LPP decode on the event loop)
+ * never pays for them. Each thread warms its sandbox before it takes work, so that what a fresh
+ * thread costs never counts against a script's limits — the first trial after a start once failed
+ * its load limit with a 4-line script. The first codec call after a start waits for that (about
+ * 0.1 s of wall time on a quiet 2-core machine) in the queue, which no limit counts. Requests wait in one
+ * queue and go to whichever thread is free. A thread that does not answer within its work's bound
+ * plus HUNG_GRACE_MS is terminated and replaced; its request fails.
  */
 @Injectable()
-export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CodecPool implements OnApplicationShutdown {
   private readonly logger = new Logger(CodecPool.name);
   private readonly threads: Thread[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
   private spawning = 0;
-  private readonly spawnsInFlight = new Set<Promise<void>>();
   private watchdog: NodeJS.Timeout | null = null;
   /** Threads replaced after hanging or dying: exposed for tests and metrics. */
   replaced = 0;
@@ -75,19 +73,6 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
   hungGraceMs = HUNG_GRACE_MS;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  onApplicationBootstrap(): void {
-    // In the background: the application is ready meanwhile; requests that come first wait for a thread.
-    this.warm().catch((error: Error) => this.logger.warn(`the codec threads could not be started ahead: ${error.message}`));
-  }
-
-  /** Starts every thread the pool may have; resolves once each is ready (its sandbox warmed) or gone. */
-  async warm(): Promise<void> {
-    while (!this.closed && this.threads.length + this.spawning < this.config.codecs.workers) void this.spawn();
-    // Threads being started by anyone (a request, an earlier call) count too.
-    await Promise.all(this.spawnsInFlight);
-    await Promise.all(this.threads.map((t) => t.started));
-  }
 
   /** Decodes items with one codec, stopping once `budgetMs` of codec time is spent (null for the rest). */
   async decode(
@@ -152,7 +137,7 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
     while (this.queue.length > 0) {
       const thread = this.threads.find((t) => t.ready && !t.current);
       if (!thread) {
-        if (this.threads.length + this.spawning < this.config.codecs.workers) void this.spawn();
+        if (this.threads.length + this.spawning < this.config.codecs.workers) void this.startThread();
         return;
       }
       const pending = this.queue.shift()!;
@@ -160,12 +145,6 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
       thread.timer = loopDeadline(boundOf(pending.request) + this.hungGraceMs, () => void this.hung(thread));
       thread.worker.postMessage(pending.request);
     }
-  }
-
-  private spawn(): Promise<void> {
-    const spawned = this.startThread().finally(() => this.spawnsInFlight.delete(spawned));
-    this.spawnsInFlight.add(spawned);
-    return spawned;
   }
 
   private async startThread(): Promise<void> {
@@ -186,12 +165,10 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
     const watch = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
     const workerData: CodecThreadData = { mark: CODEC_THREAD_MARK, compiled, watch };
     const worker = new Worker(threadEntry(__filename, __dirname, 'codec-worker.js'), { workerData, resourceLimits: { maxOldGenerationSizeMb: 256 } });
-    let started = () => undefined as void;
     const thread: Thread = {
       worker,
       deadline: new BigInt64Array(watch),
       ready: false,
-      started: new Promise<void>((resolve) => (started = resolve)),
       current: null,
       timer: null,
     };
@@ -200,7 +177,6 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
     worker.on('message', (message: CodecResponse | 'ready') => {
       if (message === 'ready') {
         thread.ready = true;
-        started();
         this.dispatch();
         return;
       }
@@ -214,7 +190,6 @@ export class CodecPool implements OnApplicationBootstrap, OnApplicationShutdown 
     });
     worker.on('error', (error) => this.logger.error(`codec thread failed: ${error.message}`));
     worker.on('exit', () => {
-      started();
       this.gone(thread, 'the codec thread stopped');
     });
     this.watchdog ??= setInterval(() => this.watch(), WATCHDOG_INTERVAL_MS).unref();
