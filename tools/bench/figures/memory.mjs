@@ -30,9 +30,9 @@ const SETTLE_S = 10;
 const READING_WINDOW_MS = 1_000;
 const SAMPLE_MS = 100;
 const IDLE_GOAL_MB = 300;
+const AFTER_GOAL = 1.1;
 /** A vendor-style codec of a few lines: what starts the first codec thread. */
 const CODEC = 'function decodeUplink(input) { return { data: { first: input.bytes[0] } }; }';
-const AFTER_GOAL = 1.1;
 
 export async function run(ctx) {
   const embedded = await repeat(ctx, true);

@@ -108,8 +108,7 @@ describe('a fresh codec pool', () => {
   it('starts no thread until a codec is needed, then one as work waits for it, ready before the work runs', async () => {
     const pool = new CodecPool(config({ CODEC_WORKERS: '2' }));
     try {
-      // An application whose accounts run no codec never starts a thread (about 17 MiB each).
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The pool has no start-up hook: an application whose accounts run no codec never starts a thread (about 17 MiB each).
       expect(pool.stats()).toEqual({ threads: 0, busy: 0, queued: 0, replaced: 0 });
       const first = await pool.trial(SMALL, { bytes: Uint8Array.of(7, 8), fPort: 1 }, [], 200);
       expect(first).toMatchObject({ problem: null, decoded: { result: { valid: true } } });
